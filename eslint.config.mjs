@@ -1,0 +1,80 @@
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import ts from 'typescript-eslint';
+
+export default ts.config(
+  {
+    ignores: [
+      '**/node_modules/',
+      '**/.svelte-kit/',
+      'web/build/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'tests/artifacts/',
+      '**/*.config.js',
+      '**/*.config.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...ts.configs.recommendedTypeChecked,
+  ...svelte.configs.recommended,
+  prettier,
+  ...svelte.configs.prettier,
+  {
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+        extraFileExtensions: ['.svelte'],
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/require-await': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: ts.parser } },
+  },
+  {
+    // core is pure: no I/O, no server or web code, no Node built-ins.
+    files: ['packages/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'http', 'https', 'zlib', 'child_process'], message: 'core is pure: no I/O.' },
+            { group: ['@quire/server', '@quire/server/*', '@quire/web', '@quire/web/*'], message: 'core imports nothing from server or web.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'core is pure: no I/O.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'core reads no clock: take `now` as a parameter.' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'core reads no clock: take `now` as a parameter.' },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@quire/web', '@quire/web/*'], message: 'server and web never import each other.' }] }],
+    },
+  },
+  {
+    files: ['web/**/*.ts', 'web/**/*.svelte'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@quire/server', '@quire/server/*'], message: 'server and web never import each other.' }] }],
+    },
+  },
+);
