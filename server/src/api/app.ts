@@ -1,0 +1,79 @@
+import { CoreError, normaliseArxivId, type PaperEntity } from '@quire/core';
+import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { QuireError } from '../errors.ts';
+import type { HarvestState } from '../harvest/harvest-scheduler.ts';
+import type { Store } from '../store/open-store.ts';
+import { serveWebApp } from './static-files.ts';
+
+export interface AppOptions {
+  store: Store;
+  /** Live harvest state, or null when background harvesting is off. */
+  harvestState: () => HarvestState | null;
+  /** Fetches a paper the store lacks from arXiv's query API; absent when no source is configured. */
+  fetchPaper?: (id: string) => Promise<PaperEntity>;
+  /** Folder of the built web app; absent in API-only tests. */
+  webDir?: string;
+}
+
+const DISABLED_HARVEST = {
+  status: 'disabled',
+  startedAt: null,
+  lastSuccessAt: null,
+  lastError: null,
+  lastErrorAt: null,
+  consecutiveFailures: 0,
+  nextRunAt: null,
+  lastRun: null,
+} as const;
+
+export function createApp(options: AppOptions): Hono {
+  const { store } = options;
+  const app = new Hono();
+
+  app.get('/api/ping', (c) => c.json({ ok: true }));
+
+  app.get('/api/status', (c) => {
+    const stats = store.papers.stats();
+    return c.json({
+      ...stats,
+      harvest: options.harvestState() ?? DISABLED_HARVEST,
+      recentIngests: store.state.recentIngests(10).map((r) => ({
+        kind: r.kind,
+        source: r.source,
+        finishedAt: r.finishedAt,
+        status: r.status,
+        inserted: r.inserted,
+        updated: r.updated,
+        unchanged: r.unchanged,
+        skipped: r.skipped,
+      })),
+    });
+  });
+
+  // Old-style ids contain a slash (hep-th/9901001), so the id takes the rest of the path.
+  app.get('/api/papers/:id{.+}', async (c) => {
+    const id = normaliseArxivId(c.req.param('id'));
+    const stored = store.papers.get(id);
+    if (stored) return c.json(stored);
+    if (c.req.query('fetch') === '1' && options.fetchPaper) return c.json(await options.fetchPaper(id));
+    throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`, 404);
+  });
+
+  app.all('/api/*', (c) => {
+    throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);
+  });
+
+  if (options.webDir) app.use('*', serveWebApp(options.webDir));
+
+  app.onError((err, c) => {
+    if (err instanceof QuireError) {
+      return c.json({ error: err.code, message: err.message }, err.status as ContentfulStatusCode);
+    }
+    if (err instanceof CoreError) return c.json({ error: err.code, message: err.message }, 400);
+    console.error(err);
+    return c.json({ error: 'internal', message: 'The server failed to answer; see its log.' }, 500);
+  });
+
+  return app;
+}

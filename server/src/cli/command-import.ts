@@ -1,0 +1,121 @@
+import { QuireError, errorMessage } from '../errors.ts';
+import { importPaths, type ImportReport } from '../ingest/import-dumps.ts';
+import { papersOf } from '../ingest/import-report.ts';
+import { createProgressBar, formatCount, formatDuration } from '../ingest/progress-bar.ts';
+import { openStore } from '../store/open-store.ts';
+
+export interface ImportCommandContext {
+  dbPath: string;
+  args: string[];
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+const USAGE = 'Usage: quire import [--batch-size N] [--json] <file or folder>…';
+const SHOWN_SKIPPED_LINES = 20;
+
+interface ImportArgs {
+  paths: string[];
+  batchSize: number | undefined;
+  json: boolean;
+}
+
+/**
+ * `quire import <path…>`: dumps, files or folders into the database. Prints a summary (or the whole report
+ * with --json) on stdout and progress on stderr. Exit 1 when a file could not be read or imported.
+ */
+export async function runImport(ctx: ImportCommandContext): Promise<number> {
+  let args: ImportArgs;
+  try {
+    args = parseImportArgs(ctx.args);
+  } catch (err) {
+    ctx.stderr.write(`${errorMessage(err)}\n${USAGE}\n`);
+    return 2;
+  }
+  let store;
+  try {
+    store = openStore(ctx.dbPath);
+  } catch (err) {
+    ctx.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  }
+  const bar = createProgressBar(ctx.stderr);
+  try {
+    const report = await importPaths(store, args.paths, {
+      batchSize: args.batchSize,
+      onProgress: (progress) => bar.update(progress),
+      onFileDone: (file) => bar.fileDone(file),
+    });
+    bar.finish();
+    ctx.stdout.write(args.json ? `${JSON.stringify(report)}\n` : summarise(report, ctx.dbPath));
+    return report.totals.failedFiles > 0 ? 1 : 0;
+  } catch (err) {
+    bar.finish();
+    ctx.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  } finally {
+    store.close();
+  }
+}
+
+export function parseImportArgs(argv: readonly string[]): ImportArgs {
+  const out: ImportArgs = { paths: [], batchSize: undefined, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--json') {
+      out.json = true;
+    } else if (arg === '--batch-size' || arg.startsWith('--batch-size=')) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) {
+        throw new QuireError('bad-input', `--batch-size needs a whole number of at least 1, not "${value ?? ''}".`, 400);
+      }
+      out.batchSize = n;
+    } else if (arg === '--') {
+      out.paths.push(...argv.slice(i + 1));
+      break;
+    } else if (arg.startsWith('--')) {
+      throw new QuireError('bad-input', `Unknown option ${arg} for import.`, 400);
+    } else {
+      out.paths.push(arg);
+    }
+  }
+  if (out.paths.length === 0) throw new QuireError('bad-input', 'Name at least one dump file or folder to import.', 400);
+  return out;
+}
+
+export function summarise(report: ImportReport, dbPath: string): string {
+  const { totals } = report;
+  const papers = papersOf(totals);
+  const rate = report.durationMs > 0 ? (papers * 1000) / report.durationMs : 0;
+  const lines = [
+    `Imported ${plural(totals.files - totals.failedFiles, 'file')} into ${dbPath} in ${formatDuration(report.durationMs)}` +
+      (totals.failedFiles > 0 ? `; ${plural(totals.failedFiles, 'file')} failed.` : '.'),
+    `  papers:  ${formatCount(totals.inserted)} new, ${formatCount(totals.updated)} updated, ` +
+      `${formatCount(totals.unchanged)} unchanged (${formatCount(papers)} read, ${formatCount(rate)} papers/s)`,
+  ];
+  if (totals.skipped > 0) {
+    lines.push(`  skipped: ${plural(totals.skipped, 'malformed line')}`);
+    let shown = 0;
+    for (const file of report.files) {
+      for (const error of file.errors) {
+        if (shown++ >= SHOWN_SKIPPED_LINES) break;
+        lines.push(`    ${file.path}:${error.line}: ${error.message}`);
+      }
+    }
+    if (totals.skipped > SHOWN_SKIPPED_LINES) {
+      lines.push(`    …and ${formatCount(totals.skipped - SHOWN_SKIPPED_LINES)} more (see the ingest log).`);
+    }
+  }
+  const failed = report.files.filter((file) => file.status === 'failed');
+  if (failed.length > 0) {
+    lines.push('  failed:');
+    for (const file of failed) lines.push(`    ${file.failure?.message ?? file.path}`);
+  }
+  for (const note of report.notes) lines.push(`  note: ${note}`);
+  return lines.join('\n') + '\n';
+}
+
+function plural(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

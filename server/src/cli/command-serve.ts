@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { QuireError } from '../errors.ts';
+import { startServer } from '../server.ts';
+import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
+import { runImport } from './command-import.ts';
+
+export async function runServe(ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: ctx.args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      import: { type: 'string', multiple: true },
+      'no-harvest': { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const config = baseConfig(ctx);
+  if (values.port !== undefined) config.port = Number(values.port);
+  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
+    throw new QuireError('bad-input', `--port must be a port number such as 8787, not "${values.port}".`, 400);
+  }
+  if (values.host) config.host = values.host;
+  if (values['no-harvest']) config.harvest = false;
+
+  // `--import a b` and `--import a --import b` both work: loose paths after --import are import paths too.
+  const importPaths = [...(values.import ?? []), ...(values.import ? positionals : [])];
+  if (!values.import && positionals.length > 0) {
+    throw new QuireError('bad-input', `Unexpected argument "${positionals[0]}". To import files first, use --import <path…>.`, 400);
+  }
+  if (importPaths.length > 0) {
+    const code = await runImport({ ...ctx, args: importPaths });
+    if (code !== 0) writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
+  }
+
+  const server = await startServer(config, (line) => writeLine(ctx.stderr, line));
+  writeLine(ctx.stdout, `Quire is serving ${server.store.papers.count()} papers at ${server.url} (database ${config.dbPath}).`);
+  writeLine(
+    ctx.stdout,
+    config.harvest
+      ? `Harvesting arXiv in the background every ${config.harvestEveryHours} h (${config.categories.join(', ')}).`
+      : 'Background harvest is off.',
+  );
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  writeLine(ctx.stderr, 'quire: shutting down…');
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,102 @@
+import { errorMessage } from '../errors.ts';
+import { formatCount } from '../ingest/progress-bar.ts';
+import type { IngestRecord } from '../store/harvest-state.ts';
+import { openStore } from '../store/open-store.ts';
+import type { PaperStats } from '../store/paper-store.ts';
+
+export interface StatsCommandContext {
+  dbPath: string;
+  args: string[];
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export interface HarvestSummary {
+  source: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  status: 'ok' | 'failed';
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  errors: number;
+}
+
+export interface StatsOutput extends PaperStats {
+  lastHarvest: HarvestSummary | null;
+}
+
+const USAGE = 'Usage: quire stats [--json]';
+
+/** `quire stats [--json]`: what the database holds. --json prints exactly one JSON object. */
+export function runStats(ctx: StatsCommandContext): Promise<number> {
+  const unknown = ctx.args.find((arg) => arg !== '--json');
+  if (unknown !== undefined) {
+    ctx.stderr.write(`Unknown argument ${unknown} for stats.\n${USAGE}\n`);
+    return Promise.resolve(2);
+  }
+  let output: StatsOutput;
+  try {
+    output = readStats(ctx.dbPath);
+  } catch (err) {
+    ctx.stderr.write(`${errorMessage(err)}\n`);
+    return Promise.resolve(1);
+  }
+  ctx.stdout.write(ctx.args.includes('--json') ? `${JSON.stringify(output)}\n` : renderStats(output));
+  return Promise.resolve(0);
+}
+
+export function readStats(dbPath: string): StatsOutput {
+  const store = openStore(dbPath);
+  try {
+    const harvest = store.state.lastIngest('harvest');
+    return { ...store.papers.stats(), lastHarvest: harvest ? summariseHarvest(harvest) : null };
+  } finally {
+    store.close();
+  }
+}
+
+function summariseHarvest(record: IngestRecord): HarvestSummary {
+  return {
+    source: record.source,
+    startedAt: record.startedAt,
+    finishedAt: record.finishedAt,
+    durationMs: record.durationMs,
+    status: record.status,
+    inserted: record.inserted,
+    updated: record.updated,
+    unchanged: record.unchanged,
+    skipped: record.skipped,
+    errors: record.errors.length,
+  };
+}
+
+export function renderStats(stats: StatsOutput): string {
+  const lines = [
+    `Papers         ${formatCount(stats.papers)}`,
+    `First listing  ${stats.firstListing ?? '—'}`,
+    `Last listing   ${stats.lastListing ?? '—'}`,
+    `Last harvest   ${stats.lastHarvest ? describeHarvest(stats.lastHarvest) : 'never'}`,
+  ];
+  const categories = Object.entries(stats.byPrimaryCategory);
+  if (categories.length > 0) {
+    const nameWidth = Math.max(...categories.map(([name]) => name.length));
+    const countWidth = Math.max(...categories.map(([, n]) => formatCount(n).length));
+    lines.push('', 'By primary category');
+    for (const [name, n] of categories) {
+      const share = stats.papers > 0 ? ((n * 100) / stats.papers).toFixed(1) : '0.0';
+      lines.push(`  ${name.padEnd(nameWidth)}  ${formatCount(n).padStart(countWidth)}  ${share.padStart(5)}%`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function describeHarvest(h: HarvestSummary): string {
+  return (
+    `${h.status} at ${h.finishedAt} from ${h.source}: ${formatCount(h.inserted)} new, ` +
+    `${formatCount(h.updated)} updated, ${formatCount(h.unchanged)} unchanged` +
+    (h.errors > 0 ? `, ${formatCount(h.errors)} errors` : '')
+  );
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+import { CoreError } from '@quire/core';
+import { DEFAULT_CONFIG } from '../config.ts';
+import { QuireError, errorMessage } from '../errors.ts';
+import { writeLine, type CliContext } from './cli-context.ts';
+import { runFetch } from './command-fetch.ts';
+import { runHarvest } from './command-harvest.ts';
+import { runImport } from './command-import.ts';
+import { runServe } from './command-serve.ts';
+import { runStats } from './command-stats.ts';
+
+const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
+  import: runImport,
+  harvest: runHarvest,
+  fetch: runFetch,
+  stats: runStats,
+  serve: runServe,
+};
+
+const USAGE = `Usage: pnpm quire <command> [options]   (--db PATH or QUIRE_DB selects the database; default ${DEFAULT_CONFIG.dbPath})
+
+Commands:
+  import <path…>            import dumps, files or folders (listing JSON Lines, Kaggle snapshot, OAI-PMH XML; plain, .gz or .br)
+  harvest [--oai URL | --rss URL] [--set cs] [--categories cs.AI,cs.LG] [--from DATE] [--until DATE]
+          [--prefix arXiv|arXivRaw|oai_dc] [--delay SECONDS]
+                            harvest arXiv (default: RSS listings, then OAI-PMH, 3 seconds between requests)
+  fetch <arxiv id or URL> [--api URL]
+                            fetch one paper through arXiv's query API
+  stats [--json]            what the store holds
+  serve [--port N] [--host H] [--import <path…>] [--no-harvest]
+                            run the server (API, web app, background harvest)
+`;
+
+/** Pulls the global --db option out of the arguments, wherever it appears. */
+function splitGlobal(argv: string[]): { dbPath: string | null; rest: string[] } {
+  const rest: string[] = [];
+  let dbPath: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--db') {
+      dbPath = argv[++i] ?? null;
+      if (!dbPath) throw new QuireError('bad-input', '--db needs a path, e.g. --db data/quire.db.', 400);
+    } else if (arg.startsWith('--db=')) dbPath = arg.slice(5);
+    else rest.push(arg);
+  }
+  return { dbPath, rest };
+}
+
+export async function main(argv: string[], env = process.env): Promise<number> {
+  const { dbPath, rest } = splitGlobal(argv);
+  const [command, ...args] = rest;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 1;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    process.stderr.write(`quire: unknown command "${command}".\n\n${USAGE}`);
+    return 2;
+  }
+  const ctx: CliContext = {
+    dbPath: dbPath ?? env.QUIRE_DB ?? DEFAULT_CONFIG.dbPath,
+    args,
+    env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+  return run(ctx);
+}
+
+const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      const known = err instanceof QuireError || err instanceof CoreError;
+      writeLine(process.stderr, `quire: ${errorMessage(err)}`);
+      if (!known && err instanceof Error && err.stack) writeLine(process.stderr, err.stack);
+      process.exitCode = 1;
+    },
+  );
+}

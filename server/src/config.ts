@@ -1,0 +1,64 @@
+/**
+ * Server configuration: defaults merged once with environment variables and command-line flags
+ * (flags win). Base URLs are configurable so tests point them at the arXiv replay server.
+ */
+export interface QuireConfig {
+  dbPath: string;
+  host: string;
+  port: number;
+  oaiUrl: string;
+  rssUrl: string;
+  apiUrl: string;
+  /** Seconds between two requests to arXiv (its terms ask for at least 3). */
+  harvestDelaySeconds: number;
+  /** Categories whose daily RSS listings the background harvester reads. */
+  categories: string[];
+  /** OAI-PMH set for the background harvester's incremental mirror. */
+  oaiSet: string;
+  /** Whether `serve` harvests in the background. */
+  harvest: boolean;
+  /** Hours between two background harvests (RSS feeds are rebuilt once a day). */
+  harvestEveryHours: number;
+  /** Folder with the built web app. */
+  webDir: string;
+}
+
+export const DEFAULT_CATEGORIES = ['cs.AI', 'cs.CL', 'cs.CV', 'cs.LG', 'cs.RO', 'cs.IR', 'cs.MA'];
+
+export const DEFAULT_CONFIG: QuireConfig = {
+  dbPath: 'data/quire.db',
+  host: '127.0.0.1',
+  port: 8787,
+  oaiUrl: 'https://oaipmh.arxiv.org/oai',
+  rssUrl: 'https://rss.arxiv.org/rss',
+  apiUrl: 'https://export.arxiv.org/api/query',
+  harvestDelaySeconds: 3,
+  categories: DEFAULT_CATEGORIES,
+  oaiSet: 'cs',
+  harvest: true,
+  harvestEveryHours: 6,
+  webDir: 'web/build',
+};
+
+/** Reads QUIRE_* variables; unknown or empty ones are ignored. */
+export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
+  const out: Partial<QuireConfig> = {};
+  if (env.QUIRE_DB) out.dbPath = env.QUIRE_DB;
+  if (env.QUIRE_HOST) out.host = env.QUIRE_HOST;
+  if (env.QUIRE_PORT) out.port = Number(env.QUIRE_PORT);
+  if (env.QUIRE_OAI_URL) out.oaiUrl = env.QUIRE_OAI_URL;
+  if (env.QUIRE_RSS_URL) out.rssUrl = env.QUIRE_RSS_URL;
+  if (env.QUIRE_API_URL) out.apiUrl = env.QUIRE_API_URL;
+  if (env.QUIRE_HARVEST_DELAY) out.harvestDelaySeconds = Number(env.QUIRE_HARVEST_DELAY);
+  if (env.QUIRE_CATEGORIES) out.categories = splitList(env.QUIRE_CATEGORIES);
+  if (env.QUIRE_HARVEST) out.harvest = !['0', 'false', 'off', 'no'].includes(env.QUIRE_HARVEST.toLowerCase());
+  if (env.QUIRE_WEB_DIR) out.webDir = env.QUIRE_WEB_DIR;
+  return out;
+}
+
+export function splitList(value: string): string[] {
+  return value
+    .split(/[,+\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

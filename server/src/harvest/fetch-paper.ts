@@ -1,0 +1,34 @@
+import { normaliseArxivId, normalisePaper, type PaperEntity } from '@quire/core';
+import { QuireError } from '../errors.ts';
+import { parseAtomFeed } from '../sources/atom.ts';
+import type { PoliteHttpClient } from './http-client.ts';
+import type { HarvestTarget } from './harvest-target.ts';
+
+export interface FetchPaperOptions {
+  apiUrl: string;
+  client: PoliteHttpClient;
+  target: HarvestTarget;
+  now?: () => Date;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetches one paper the store lacks (a pasted id or URL) through the query API and stores it. The API
+ * gives the v1 date, so the listing date is estimated until a listing feed says otherwise.
+ */
+export async function fetchPaper(idOrUrl: string, options: FetchPaperOptions): Promise<PaperEntity> {
+  const id = normaliseArxivId(idOrUrl);
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
+  const url = `${options.apiUrl}?id_list=${encodeURIComponent(id)}&max_results=1`;
+  const res = await options.client.get(url, options.signal);
+  if (res.status >= 500) throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}. Try again later.`, 502);
+  const feed = parseAtomFeed(res.body, url);
+  if (feed.error) throw new QuireError('bad-input', `arXiv rejected the id ${id}: ${feed.error}`, 400);
+  const entry = feed.entries.find((e) => normaliseArxivId(e.id) === id);
+  if (!entry) throw new QuireError('not-found', `arXiv has no paper ${id}. Check the id (e.g. 2604.12345 or hep-th/9901001).`, 404);
+  const paper = normalisePaper(entry);
+  const counts = options.target.storeBatches([{ papers: [paper], countsAsListing: true }], null);
+  options.target.logIngest({ kind: 'fetch', source: `api ${options.apiUrl} ${id}`, startedAt, finishedAt: now(), ...counts, skipped: 0, errors: [], status: 'ok' });
+  return paper;
+}

@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './api/app.ts';
+import type { QuireConfig } from './config.ts';
+import { fetchPaper } from './harvest/fetch-paper.ts';
+import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
+import { harvestTarget } from './harvest/harvest-target.ts';
+import { PoliteHttpClient } from './harvest/http-client.ts';
+import { openStore, type Store } from './store/open-store.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  store: Store;
+  scheduler: HarvestScheduler | null;
+  close(): Promise<void>;
+}
+
+/** The built web app, found from this file so the server can start from any working directory. */
+export const DEFAULT_WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/build');
+
+/** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
+export async function startServer(config: QuireConfig, log: (line: string) => void = () => {}): Promise<RunningServer> {
+  const store = openStore(config.dbPath);
+  // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
+  const client = new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
+  const target = harvestTarget(store);
+  const scheduler = config.harvest
+    ? new HarvestScheduler({
+        oaiUrl: config.oaiUrl,
+        rssUrl: config.rssUrl,
+        oaiSet: config.oaiSet,
+        categories: config.categories,
+        everyMs: config.harvestEveryHours * 3_600_000,
+        client,
+        target,
+        log,
+      })
+    : null;
+  const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
+  const app = createApp({
+    store,
+    harvestState: () => scheduler?.state ?? null,
+    fetchPaper: (id) => fetchPaper(id, { apiUrl: config.apiUrl, client, target }),
+    webDir,
+  });
+
+  const server = await new Promise<ServerType>((resolveListen, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolveListen(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  scheduler?.start();
+
+  return {
+    url: `http://${config.host}:${port}`,
+    port,
+    store,
+    scheduler,
+    async close() {
+      await scheduler?.stop();
+      await new Promise<void>((done) => server.close(() => done()));
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { Database } from 'better-sqlite3';
+import { QuireError, errorMessage } from '../errors.ts';
+
+/**
+ * Schema history. The database's `PRAGMA user_version` is the number of steps already applied, so a step's
+ * position in this array is its version: append new steps, never edit or reorder shipped ones.
+ */
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+const CREATE_PAPERS = `
+CREATE TABLE papers (
+  id                     TEXT PRIMARY KEY NOT NULL,
+  title                  TEXT NOT NULL,
+  abstract               TEXT NOT NULL,
+  authors                TEXT NOT NULL,  -- JSON: Author[]
+  categories             TEXT NOT NULL,  -- JSON: string[], primary first
+  primary_category       TEXT NOT NULL,
+  versions               TEXT NOT NULL,  -- JSON: PaperVersion[]
+  listing_date           TEXT,           -- YYYY-MM-DD
+  listing_date_estimated INTEGER NOT NULL DEFAULT 0 CHECK (listing_date_estimated IN (0, 1)),
+  submitted_v1           TEXT,
+  comment                TEXT,
+  doi                    TEXT,
+  journal_ref            TEXT,
+  license                TEXT,
+  links                  TEXT NOT NULL,  -- JSON: PaperLinks
+  code_links             TEXT NOT NULL,  -- JSON: string[]
+  updated_at             TEXT NOT NULL   -- ISO timestamp of the last write
+);
+CREATE INDEX papers_primary_category ON papers (primary_category);
+CREATE INDEX papers_listing_date ON papers (listing_date);
+
+-- One row per (paper, category) so topic work can ask "papers in cs.LG" through an index.
+CREATE TABLE paper_categories (
+  paper_id TEXT NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
+  category TEXT NOT NULL,
+  PRIMARY KEY (category, paper_id)
+) WITHOUT ROWID;
+CREATE INDEX paper_categories_paper ON paper_categories (paper_id);
+`;
+
+const CREATE_HARVEST_STATE = `
+CREATE TABLE harvest_checkpoints (
+  key        TEXT PRIMARY KEY NOT NULL,  -- e.g. "oai:cs:arXiv"
+  value      TEXT NOT NULL,              -- JSON chosen by the harvester
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE ingest_log (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind        TEXT NOT NULL CHECK (kind IN ('import', 'harvest', 'fetch')),
+  source      TEXT NOT NULL,
+  started_at  TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  inserted    INTEGER NOT NULL DEFAULT 0,
+  updated     INTEGER NOT NULL DEFAULT 0,
+  unchanged   INTEGER NOT NULL DEFAULT 0,
+  skipped     INTEGER NOT NULL DEFAULT 0,
+  errors      TEXT NOT NULL DEFAULT '[]',  -- JSON: IngestErrorNote[]
+  status      TEXT NOT NULL CHECK (status IN ('ok', 'failed'))
+);
+CREATE INDEX ingest_log_kind_finished ON ingest_log (kind, finished_at);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { name: 'create-papers', sql: CREATE_PAPERS },
+  { name: 'create-harvest-state', sql: CREATE_HARVEST_STATE },
+];
+
+export interface MigrationResult {
+  from: number;
+  to: number;
+  applied: string[];
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the schema up to date. Each step and its version bump commit together, so a crash mid-way leaves
+ * the database at the last complete step and the next open carries on from there.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+  const from = schemaVersion(db);
+  if (from > migrations.length) {
+    throw new QuireError(
+      'store-error',
+      `The database ${db.name} has schema version ${from}, newer than this Quire knows (${migrations.length}); upgrade Quire or use another database.`,
+    );
+  }
+  const applied: string[] = [];
+  for (let version = from; version < migrations.length; version++) {
+    const step = migrations[version];
+    if (!step) break;
+    const apply = db.transaction(() => {
+      db.exec(step.sql);
+      // user_version lives in the file header and is covered by the transaction; it cannot be a bound parameter.
+      db.pragma(`user_version = ${version + 1}`);
+    });
+    try {
+      apply.immediate();
+    } catch (err) {
+      throw new QuireError(
+        'store-error',
+        `Schema migration ${version + 1} (${step.name}) failed on ${db.name}: ${errorMessage(err)}`,
+        500,
+        { cause: err },
+      );
+    }
+    applied.push(step.name);
+  }
+  return { from, to: schemaVersion(db), applied };
+}

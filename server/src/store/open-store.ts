@@ -1,0 +1,35 @@
+import type { Database } from 'better-sqlite3';
+import { HarvestState } from './harvest-state.ts';
+import { openDatabase } from './open-database.ts';
+import { PaperStore } from './paper-store.ts';
+
+export interface Store {
+  db: Database;
+  papers: PaperStore;
+  state: HarvestState;
+  /** One write transaction over papers and state together; see `PaperStore.transaction`. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+export interface StoreOptions {
+  /** The clock stamped on writes; tests pass a fixed one. */
+  now?: () => Date;
+}
+
+/** Opens the database at `path` (`:memory:` allowed) with the paper store and harvest state over it. */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  return storeOver(openDatabase(path), options);
+}
+
+export function storeOver(db: Database, options: StoreOptions = {}): Store {
+  const papers = new PaperStore(db, options);
+  const state = new HarvestState(db, options);
+  return {
+    db,
+    papers,
+    state,
+    transaction: (fn) => papers.transaction(fn),
+    close: () => db.close(),
+  };
+}

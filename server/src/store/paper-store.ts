@@ -1,0 +1,199 @@
+import { mergePapers, paperEquals, type PaperEntity } from '@quire/core';
+import type { Database, Statement } from 'better-sqlite3';
+import { QuireError, errorMessage } from '../errors.ts';
+import {
+  COUNT_BY_LISTING_DAY,
+  COUNT_BY_PRIMARY_CATEGORY,
+  COUNT_PAPERS,
+  DELETE_PAPER_CATEGORIES,
+  HAS_PAPER,
+  INSERT_PAPER_CATEGORY,
+  LISTING_RANGE,
+  SELECT_BY_LISTING_DATE,
+  SELECT_IDS,
+  SELECT_IDS_IN_CATEGORY,
+  SELECT_PAPER,
+  UPSERT_PAPER,
+  paperToRow,
+  rowToPaper,
+  type PaperRow,
+} from './paper-queries.ts';
+
+export interface UpsertOptions {
+  /**
+   * True when the source announces these papers as listed (a dump, an OAI record, an RSS new/cross item):
+   * their listing date may set or correct the stored one. False for replacements, which update metadata only.
+   */
+  countsAsListing: boolean;
+}
+
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface PaperStats {
+  papers: number;
+  /** Ordered by count, largest first (ties by name). */
+  byPrimaryCategory: Record<string, number>;
+  firstListing: string | null;
+  lastListing: string | null;
+}
+
+export interface PaperStoreOptions {
+  now?: () => Date;
+}
+
+/**
+ * Papers in SQLite, upserted by id with the merge rule of @quire/core. Every statement is prepared once here;
+ * a whole-corpus import is dominated by parsing, not by the store.
+ *
+ * Atomic multi-part writes (a harvested page plus its checkpoint) go through `transaction`: calls to
+ * `upsertBatch` inside it join the outer transaction, so everything commits together or not at all.
+ */
+export class PaperStore {
+  readonly db: Database;
+  readonly #now: () => Date;
+  readonly #select: Statement<[string], PaperRow>;
+  readonly #has: Statement<[string], unknown>;
+  readonly #upsert: Statement<[PaperRow], unknown>;
+  readonly #deleteCategories: Statement<[string], unknown>;
+  readonly #insertCategory: Statement<[string, string], unknown>;
+  readonly #count: Statement<[], number>;
+  readonly #ids: Statement<[], string>;
+  readonly #byPrimary: Statement<[], { category: string; n: number }>;
+  readonly #listingRange: Statement<[], { first: string | null; last: string | null }>;
+  readonly #byListingDay: Statement<[], { day: string; n: number }>;
+  readonly #byListingDate: Statement<[string, string], PaperRow>;
+  readonly #idsInCategory: Statement<[string], string>;
+
+  constructor(db: Database, options: PaperStoreOptions = {}) {
+    this.db = db;
+    this.#now = options.now ?? (() => new Date());
+    this.#select = db.prepare<[string], PaperRow>(SELECT_PAPER);
+    this.#has = db.prepare<[string], unknown>(HAS_PAPER);
+    this.#upsert = db.prepare<[PaperRow], unknown>(UPSERT_PAPER);
+    this.#deleteCategories = db.prepare<[string], unknown>(DELETE_PAPER_CATEGORIES);
+    this.#insertCategory = db.prepare<[string, string], unknown>(INSERT_PAPER_CATEGORY);
+    this.#count = db.prepare<[], number>(COUNT_PAPERS).pluck();
+    this.#ids = db.prepare<[], string>(SELECT_IDS).pluck();
+    this.#byPrimary = db.prepare<[], { category: string; n: number }>(COUNT_BY_PRIMARY_CATEGORY);
+    this.#listingRange = db.prepare<[], { first: string | null; last: string | null }>(LISTING_RANGE);
+    this.#byListingDay = db.prepare<[], { day: string; n: number }>(COUNT_BY_LISTING_DAY);
+    this.#byListingDate = db.prepare<[string, string], PaperRow>(SELECT_BY_LISTING_DATE);
+    this.#idsInCategory = db.prepare<[string], string>(SELECT_IDS_IN_CATEGORY).pluck();
+  }
+
+  /**
+   * Runs `fn` in one write transaction (nested calls become savepoints). Use it to store papers together with
+   * whatever says they were stored, e.g. a harvest checkpoint.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Stores a batch whole or not at all; a paper whose merge changes nothing is not rewritten. */
+  upsertBatch(papers: readonly PaperEntity[], opts: UpsertOptions): UpsertCounts {
+    const updatedAt = this.#now().toISOString();
+    return this.transaction(() => {
+      const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      for (const paper of papers) {
+        try {
+          this.#upsertOne(paper, opts, updatedAt, counts);
+        } catch (err) {
+          throw new QuireError(
+            'store-error',
+            `Storing a batch of ${papers.length} papers failed at ${describe(paper)}, so none of the batch was stored: ${errorMessage(err)}`,
+            500,
+            { cause: err },
+          );
+        }
+      }
+      return counts;
+    });
+  }
+
+  #upsertOne(paper: PaperEntity, opts: UpsertOptions, updatedAt: string, counts: UpsertCounts): void {
+    const row = this.#select.get(paper.id);
+    if (!row) {
+      this.#write(firstSighting(paper, opts), updatedAt, true);
+      counts.inserted++;
+      return;
+    }
+    const existing = rowToPaper(row);
+    const merged = mergePapers(existing, paper, opts);
+    if (paperEquals(existing, merged)) {
+      counts.unchanged++;
+      return;
+    }
+    this.#write(merged, updatedAt, row.categories !== JSON.stringify(merged.categories));
+    counts.updated++;
+  }
+
+  #write(paper: PaperEntity, updatedAt: string, categoriesChanged: boolean): void {
+    this.#upsert.run(paperToRow(paper, updatedAt));
+    if (!categoriesChanged) return;
+    this.#deleteCategories.run(paper.id);
+    for (const category of paper.categories) this.#insertCategory.run(paper.id, category);
+  }
+
+  get(id: string): PaperEntity | undefined {
+    const row = this.#select.get(id);
+    return row ? rowToPaper(row) : undefined;
+  }
+
+  has(id: string): boolean {
+    return this.#has.get(id) !== undefined;
+  }
+
+  count(): number {
+    return this.#count.get() ?? 0;
+  }
+
+  /** Every stored id, sorted. */
+  ids(): string[] {
+    return this.#ids.all();
+  }
+
+  idsInCategory(category: string): string[] {
+    return this.#idsInCategory.all(category);
+  }
+
+  stats(): PaperStats {
+    const byPrimaryCategory: Record<string, number> = {};
+    for (const { category, n } of this.#byPrimary.iterate()) byPrimaryCategory[category] = n;
+    const range = this.#listingRange.get();
+    return {
+      papers: this.count(),
+      byPrimaryCategory,
+      firstListing: range?.first ?? null,
+      lastListing: range?.last ?? null,
+    };
+  }
+
+  /** Papers listed between `from` and `to` (inclusive, YYYY-MM-DD), newest first. */
+  byListingDate(from: string, to: string): PaperEntity[] {
+    return this.#byListingDate.all(from, to).map(rowToPaper);
+  }
+
+  /** Number of papers per listing day, in date order; papers without a listing date are left out. */
+  countByListingDay(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const { day, n } of this.#byListingDay.iterate()) counts[day] = n;
+    return counts;
+  }
+}
+
+/**
+ * A paper first seen through a replacement has not been listed as far as the store knows, so the date the
+ * replacement was announced must not become its listing date; an estimate from its v1 date is still fine.
+ */
+function firstSighting(paper: PaperEntity, opts: UpsertOptions): PaperEntity {
+  if (opts.countsAsListing || paper.listingDate === null || paper.listingDateEstimated) return paper;
+  return { ...paper, listingDate: null, listingDateEstimated: false };
+}
+
+function describe(paper: PaperEntity): string {
+  return typeof paper.id === 'string' ? `paper ${paper.id}` : 'a paper without an id';
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { listingsDir } from '../src/paths.ts';
+
+interface Manifest {
+  window: { first: string; last: string };
+  files: Record<string, { records: number }>;
+}
+
+const manifest = JSON.parse(readFileSync(resolve(listingsDir, 'MANIFEST.json'), 'utf8')) as Manifest;
+const corpusPapers = Object.values(manifest.files).reduce((sum, f) => sum + f.records, 0);
+
+test('the status page shows the stored papers and the harvest state', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Quire', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('paper-count')).toHaveText(`${corpusPapers.toLocaleString('en-US')} papers`);
+  await expect(page.getByTestId('first-listing')).toHaveText(manifest.window.first);
+  await expect(page.getByTestId('last-listing')).toHaveText(manifest.window.last);
+  await expect(page.getByTestId('harvest-status')).toHaveText('Background harvest off');
+  await expect(page.getByRole('table', { name: 'Papers by primary category' })).toContainText('cs.CV');
+  await page.screenshot({ path: 'test-results/status-page.png', fullPage: true });
+});
+
+test('client-side routes fall back to the app and unknown API paths answer JSON 404', async ({ page, request }) => {
+  const res = await request.get('/api/no-such-thing');
+  expect(res.status()).toBe(404);
+  expect(((await res.json()) as { error: string }).error).toBe('not-found');
+  await page.goto('/some/client/route');
+  await expect(page.getByRole('heading', { name: 'Quire', level: 1 })).toBeVisible();
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '@quire/core';
+import { harvestTarget } from '@quire/server/harvest/harvest-target';
+import { PoliteHttpClient } from '@quire/server/harvest/http-client';
+import { harvestOai } from '@quire/server/harvest/oai-harvester';
+import { harvestRss } from '@quire/server/harvest/rss-harvester';
+import {
+  corpusManifest,
+  loadCorpus,
+  startReplayServer,
+  type CorpusPaper,
+  type ReplayServer,
+} from '../src/replay/index.ts';
+import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+
+// Every corpus paper is listed in at least one of these (see shared/data/arxiv/PROVENANCE.md).
+const CATEGORIES = ['cs.AI', 'cs.CL', 'cs.CV', 'cs.LG', 'cs.RO', 'cs.IR', 'cs.MA'];
+const client = () => new PoliteHttpClient({ minIntervalMs: 0, baseBackoffMs: 20, timeoutMs: 5000 });
+
+let replay: ReplayServer;
+let corpus: CorpusPaper[];
+const stores: TempStore[] = [];
+
+beforeAll(async () => {
+  corpus = await loadCorpus();
+  replay = await startReplayServer({ oaiPageSize: 5000 });
+});
+afterAll(async () => {
+  await replay.close();
+  for (const s of stores) s.dispose();
+});
+
+function days(): string[] {
+  const out: string[] = [];
+  const { first, last } = corpusManifest().window;
+  for (let d = first; d <= last; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+async function harvestEveryDay(t: TempStore): Promise<{ replaced: number; weekendsEmpty: boolean }> {
+  let replaced = 0;
+  let weekendsEmpty = true;
+  for (const day of days()) {
+    replay.setDay(day);
+    const report = await harvestRss({
+      baseUrl: replay.rssUrl,
+      categories: CATEGORIES,
+      client: client(),
+      target: harvestTarget(t.store),
+    });
+    replaced += report.replaced;
+    const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
+    if ((weekday === 0 || weekday === 6) && report.listed + report.replaced > 0) weekendsEmpty = false;
+  }
+  return { replaced, weekendsEmpty };
+}
+
+describe('RSS listing harvest, day by day', () => {
+  it('ends with exactly the corpus ids and listing dates; replacements change no date', async () => {
+    const t = tempStore();
+    stores.push(t);
+    const { replaced, weekendsEmpty } = await harvestEveryDay(t);
+    expect(replaced).toBeGreaterThan(0);
+    expect(weekendsEmpty).toBe(true);
+
+    const ids = t.store.papers.ids();
+    expect(ids.length).toBe(corpusManifest().total_records);
+    expect(new Set(ids)).toEqual(new Set(corpus.map((p) => p.id)));
+    let wrong = 0;
+    for (const want of corpus) {
+      const got = t.store.papers.get(want.id);
+      if (got?.listingDate !== want.date || got.listingDateEstimated) wrong += 1;
+    }
+    expect(wrong).toBe(0);
+  });
+
+  it('reading the same day twice changes nothing', async () => {
+    const t = tempStore();
+    stores.push(t);
+    const day = '2026-04-14';
+    replay.setDay(day);
+    const opts = { baseUrl: replay.rssUrl, categories: CATEGORIES, client: client(), target: harvestTarget(t.store) };
+    const first = await harvestRss(opts);
+    expect(first.listed).toBe(corpus.filter((p) => p.date === day).length);
+    const again = await harvestRss(opts);
+    expect(again.counts.inserted + again.counts.updated).toBe(0);
+  });
+
+  it('corrects the dates OAI-PMH estimated and keeps the metadata', async () => {
+    const t = tempStore();
+    stores.push(t);
+    const { first, last } = corpusManifest().window;
+    await harvestOai({ baseUrl: replay.oaiUrl, from: first, until: last, client: client(), target: harvestTarget(t.store) });
+    const sample = corpus[1234];
+    expect(sample).toBeDefined();
+    if (!sample) return;
+    expect(t.store.papers.get(sample.id)?.listingDateEstimated).toBe(true);
+    await harvestEveryDay(t);
+    const after = t.store.papers.get(sample.id);
+    expect(after?.listingDate).toBe(sample.date);
+    expect(after?.listingDateEstimated).toBe(false);
+    const estimated = t.store.db.prepare('SELECT COUNT(*) FROM papers WHERE listing_date_estimated = 1').pluck().get();
+    expect(estimated).toBe(0);
+  });
+});

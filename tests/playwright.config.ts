@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { listingsDir, repoRoot } from './src/paths.ts';
+
+// The config is evaluated again in every worker; the port chosen by the main process travels in the env.
+if (!process.env.QUIRE_E2E_PORT) {
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"],
+    { encoding: 'utf8' },
+  );
+  process.env.QUIRE_E2E_PORT = probe.stdout.trim();
+}
+const port = Number(process.env.QUIRE_E2E_PORT);
+const dbPath = resolve(repoRoot, '.tmp/e2e', `quire-${port}.db`);
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: resolve(repoRoot, 'test-results'),
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    // The real server on a free port, filled from the real corpus before it starts listening.
+    command: `pnpm --silent quire serve --port ${port} --db "${dbPath}" --fresh --no-harvest --import "${listingsDir}"`,
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${port}/api/ping`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});
