@@ -13,13 +13,14 @@ export interface ArxivId {
 
 const NEW_STYLE = /^(\d{2})(\d{2})\.(\d{4,5})(?:v(\d+))?$/i;
 // The optional subject class ("math.AG/…", "physics.acc-ph/…") was never part of the identifier proper.
-const OLD_STYLE = /^([a-z]+(?:-[a-z]+)*)(?:\.[a-z]{2}(?:-[a-z]{2})?)?\/(\d{2})(\d{2})(\d{3})(?:v(\d+))?$/i;
+const OLD_STYLE = /^([a-z]+(?:-[a-z]+)*)(?:\.[a-z]+(?:-[a-z]+)?)?\/(\d{2})(\d{2})(\d{3})(?:v(\d+))?$/i;
 
 const URL_PREFIX = /^(?:https?:\/\/)?(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\//i;
 const OAI_PREFIX = /^oai:arxiv\.org:/i;
 const ARXIV_PREFIX = /^arxiv:\s*/i;
 
-const EXAMPLES = '2604.12345, 2604.12345v2, hep-th/9901001, arXiv:2604.12345 or https://arxiv.org/abs/2604.12345';
+const EXAMPLES =
+  '2604.12345, 2604.12345v2, hep-th/9901001, arXiv:2604.12345 or https://arxiv.org/abs/2604.12345';
 
 function invalidId(input: string): CoreError {
   const shown = input.length > 120 ? `${input.slice(0, 117)}...` : input;

@@ -72,7 +72,8 @@ function isName(segment: string | undefined): segment is string {
 
 function githubRepo(segments: string[]): string | null {
   const [owner, repo] = segments;
-  if (owner === undefined || !GITHUB_OWNER.test(owner) || GITHUB_RESERVED.has(owner.toLowerCase())) return null;
+  if (owner === undefined || !GITHUB_OWNER.test(owner) || GITHUB_RESERVED.has(owner.toLowerCase()))
+    return null;
   const name = repo === undefined ? '' : withoutGitSuffix(repo);
   // A bare "github.com/owner" is usually a person's profile, not the paper's code.
   return isName(name) ? `https://github.com/${owner}/${name}` : null;

@@ -111,7 +111,10 @@ describe('instants', () => {
       'Mon, 2 Apr 2007 19:18:42 XYZ',
       '2026-03-12',
     ]) {
-      expect(codeOf(() => parseInstant(bad)), bad).toBe('invalid-date');
+      expect(
+        codeOf(() => parseInstant(bad)),
+        bad,
+      ).toBe('invalid-date');
     }
   });
 

@@ -65,8 +65,7 @@ function daysFromCivil({ year, month, day }: CivilDate): number {
   const era = Math.floor(y / 400);
   const yearOfEra = y - era * 400;
   const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra =
-    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
 }
 
@@ -75,7 +74,10 @@ function civilFromDays(days: number): CivilDate {
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
   const yearOfEra = Math.floor(
-    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) /
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
       365,
   );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
@@ -140,8 +142,15 @@ export function ymdOfInstant(ms: number): string {
   return ymdOfDayNumber(Math.floor(ms / MS_PER_DAY));
 }
 
-function instantOf(civil: CivilDate, hour: number, minute: number, second: number, ms: number): number | null {
-  if (!isValidCivil(civil.year, civil.month, civil.day) || hour > 23 || minute > 59 || second > 59) return null;
+function instantOf(
+  civil: CivilDate,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number | null {
+  if (!isValidCivil(civil.year, civil.month, civil.day) || hour > 23 || minute > 59 || second > 59)
+    return null;
   return daysFromCivil(civil) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
 }
 

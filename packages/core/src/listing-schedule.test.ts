@@ -110,12 +110,9 @@ describe('estimateListingDate', () => {
 
   it('rejects unreadable dates with invalid-date', () => {
     for (const bad of ['', 'last Thursday', '2026-02-30', '2026-03-12T24:30:00Z']) {
-      expect(() => estimateListingDate(bad), bad).toThrow(CoreError);
-      try {
-        estimateListingDate(bad);
-      } catch (error) {
-        expect((error as CoreError).code).toBe('invalid-date');
-      }
+      expect(() => estimateListingDate(bad), bad).toThrow(
+        expect.objectContaining({ name: 'CoreError', code: 'invalid-date' }) as CoreError,
+      );
     }
   });
 });

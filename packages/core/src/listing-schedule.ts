@@ -28,7 +28,9 @@ function nthSundayOf(year: number, month: number, n: number): number {
 
 function lastSundayOf(year: number, month: number): number {
   const nextFirst =
-    month === 12 ? dayNumber(`${year + 1}-01-01`) : dayNumber(`${year}-${String(month + 1).padStart(2, '0')}-01`);
+    month === 12
+      ? dayNumber(`${year + 1}-01-01`)
+      : dayNumber(`${year}-${String(month + 1).padStart(2, '0')}-01`);
   const last = nextFirst - 1;
   return last - weekdayOf(ymdOfDayNumber(last));
 }

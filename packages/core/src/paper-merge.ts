@@ -28,7 +28,8 @@ function knownText(incoming: string, existing: string): string {
 
 // Some sources (RSS, the query API) list names only; affiliations another source gave must survive them.
 function mergeAuthors(existing: Author[], incoming: Author[]): Author[] {
-  if (incoming.length === 0) return existing.map((a) => ({ name: a.name, affiliations: [...a.affiliations] }));
+  if (incoming.length === 0)
+    return existing.map((a) => ({ name: a.name, affiliations: [...a.affiliations] }));
   const affiliationsByKey = new Map<string, string[][]>();
   for (const author of existing) {
     if (author.affiliations.length === 0) continue;
@@ -37,7 +38,9 @@ function mergeAuthors(existing: Author[], incoming: Author[]): Author[] {
   }
   return incoming.map((author) => {
     const affiliations =
-      author.affiliations.length > 0 ? author.affiliations : (affiliationsByKey.get(authorKey(author.name))?.shift() ?? []);
+      author.affiliations.length > 0
+        ? author.affiliations
+        : (affiliationsByKey.get(authorKey(author.name))?.shift() ?? []);
     return { name: author.name, affiliations: [...affiliations] };
   });
 }
@@ -87,7 +90,10 @@ function earliestSubmission(candidates: (string | null | undefined)[]): string |
  * earlier wins, since a paper is new once, on its first listing.
  */
 export function mergeListing(existing: Listing, incoming: Listing): Listing {
-  const pick = (l: Listing): Listing => ({ listingDate: l.listingDate, listingDateEstimated: l.listingDateEstimated });
+  const pick = (l: Listing): Listing => ({
+    listingDate: l.listingDate,
+    listingDateEstimated: l.listingDateEstimated,
+  });
   if (incoming.listingDate === null) return pick(existing);
   if (existing.listingDate === null) return pick(incoming);
   if (existing.listingDateEstimated !== incoming.listingDateEstimated) {
@@ -138,7 +144,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]))
+    );
   }
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;

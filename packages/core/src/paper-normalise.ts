@@ -11,7 +11,10 @@ import type { Author, PaperEntity, PaperVersion, RawPaper } from './paper.ts';
 import { normaliseAuthorName, normaliseText, splitAuthors } from './text-normalise.ts';
 
 function invalidPaper(id: string, problem: string): CoreError {
-  return new CoreError('invalid-paper', `Paper ${id} ${problem}; correct the source record or leave the paper out.`);
+  return new CoreError(
+    'invalid-paper',
+    `Paper ${id} ${problem}; correct the source record or leave the paper out.`,
+  );
 }
 
 function unique<T>(items: Iterable<T>): T[] {
@@ -70,11 +73,18 @@ function submittedDate(id: string, field: string, s: string | null | undefined):
 }
 
 /** Versions ascending, one per number; when a source repeats a number, known fields from either copy win. */
-function normaliseVersions(id: string, raw: RawPaper['versions'], versionInId: number | null): PaperVersion[] {
+function normaliseVersions(
+  id: string,
+  raw: RawPaper['versions'],
+  versionInId: number | null,
+): PaperVersion[] {
   const byNumber = new Map<number, PaperVersion>();
   for (const entry of raw ?? []) {
     if (!Number.isInteger(entry.version) || entry.version < 1) {
-      throw invalidPaper(id, `has a version numbered ${JSON.stringify(entry.version)}, not a whole number from 1`);
+      throw invalidPaper(
+        id,
+        `has a version numbered ${JSON.stringify(entry.version)}, not a whole number from 1`,
+      );
     }
     const known = byNumber.get(entry.version);
     const submitted = submittedDate(id, `submission date for v${entry.version}`, entry.submitted);

@@ -21,7 +21,7 @@ export function normaliseText(s: string): string {
 export function normaliseAuthorName(name: string): string {
   return normaliseText(name)
     .replace(/^[\s,;]+|[\s,;]+$/g, '')
-    .replace(/^and\s+/, '');
+    .replace(/^and(?:\s+|$)/, '');
 }
 
 /**
@@ -30,11 +30,7 @@ export function normaliseAuthorName(name: string): string {
  */
 export function authorKey(name: string): string {
   return collapseWhitespace(
-    name
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase()
-      .replace(/[.,]/g, ' '),
+    name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[.,]/g, ' '),
   );
 }
 
