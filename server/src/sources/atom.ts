@@ -6,7 +6,18 @@
  */
 import type { RawPaper } from '@quire/core';
 import { parseArxivRef } from './arxiv-ids.ts';
-import { attr, child, count, createXmlParser, line, list, optLine, optText, parseXmlDocument, text } from './xml.ts';
+import {
+  attr,
+  child,
+  count,
+  createXmlParser,
+  line,
+  list,
+  optLine,
+  optText,
+  parseXmlDocument,
+  text,
+} from './xml.ts';
 
 export interface AtomFeed {
   totalResults: number | null;

@@ -5,9 +5,11 @@
  * The rule, kept simple on purpose: whitespace is collapsed; outside parentheses, a comma, a semicolon
  * or the word "and" ends a name; text in top-level parentheses is an affiliation of the name being
  * read (or of the previous name, when it follows a separator); a lone "Jr." / "Sr." / "II" / "III" /
- * "IV" piece is a suffix of the previous name, not a person. Nested parentheses stay inside the
- * affiliation text. Names are not reordered: arXiv writes "Forenames Surname" in these fields.
+ * "IV" piece is a suffix of the previous name, not a person. arXiv's numbered style, "A (1,2), B (2)
+ * ((1) MIT, (2) CERN)", is resolved through the trailing legend. Other nested parentheses stay inside
+ * the affiliation text. Names are not reordered: arXiv writes "Forenames Surname" in these fields.
  */
+import { collapse } from './whitespace.ts';
 
 export interface AuthorName {
   name: string;
@@ -17,7 +19,7 @@ export interface AuthorName {
 const SUFFIX = /^(?:jr|sr|ii|iii|iv)\.?$/i;
 
 export function splitAuthorLine(value: string): AuthorName[] {
-  const line = value.replace(/\s+/g, ' ');
+  const line = collapse(value);
   const authors: AuthorName[] = [];
   let name = '';
   let affiliations: string[] = [];
@@ -64,7 +66,29 @@ export function splitAuthorLine(value: string): AuthorName[] {
     }
   }
   finish();
+  resolveNumberedAffiliations(authors);
   return authors;
+}
+
+const LEGEND = /^\(\d+\)/;
+const NUMBERS = /^\d+(?:\s*,\s*\d+)*$/;
+
+function resolveNumberedAffiliations(authors: AuthorName[]): void {
+  const last = authors[authors.length - 1];
+  const legend = last?.affiliations[last.affiliations.length - 1];
+  if (!last || legend === undefined || !LEGEND.test(legend)) return;
+  const names = new Map<string, string>();
+  // "(1) University of Cape Town, (2) University of Edinburgh" → pieces '', '1', 'University…, ', '2', …
+  const pieces = legend.split(/\((\d+)\)/);
+  for (let i = 1; i + 1 < pieces.length; i += 2) {
+    names.set(pieces[i] as string, (pieces[i + 1] as string).trim().replace(/[,;]$/, '').trim());
+  }
+  last.affiliations.pop();
+  for (const author of authors) {
+    author.affiliations = author.affiliations.flatMap((a) =>
+      NUMBERS.test(a) ? a.split(',').map((n) => names.get(n.trim()) ?? n.trim()) : [a],
+    );
+  }
 }
 
 /** "Surname, Forenames[, Suffix]" (oai_dc creators) → "Forenames Surname[ Suffix]". */

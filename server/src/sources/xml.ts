@@ -4,6 +4,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { QuireError } from '../errors.ts';
+import { collapse } from './whitespace.ts';
 
 export type XmlObject = Record<string, unknown>;
 
@@ -54,6 +55,8 @@ export function parseXmlDocument(
       `${source} is empty, not ${kind}. Fetch it again; if it stays empty, the server is failing.`,
     );
   }
+  // Stray whitespace before <?xml …?> is invalid XML but harmless, and some servers emit it.
+  if (/^\s/.test(xml)) xml = xml.trimStart();
   const verdict = XMLValidator.validate(xml);
   if (verdict !== true) throw malformed(describeInvalid(xml, verdict.err, spec));
 
@@ -157,10 +160,6 @@ export function attr(node: unknown, name: string): string | null {
 export function list(node: unknown): unknown[] {
   if (Array.isArray(node)) return node;
   return node === undefined || node === null ? [] : [node];
-}
-
-export function collapse(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
 }
 
 /** A non-negative integer from element text, or null. */
