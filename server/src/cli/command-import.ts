@@ -68,7 +68,11 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
       const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1) {
-        throw new QuireError('bad-input', `--batch-size needs a whole number of at least 1, not "${value ?? ''}".`, 400);
+        throw new QuireError(
+          'bad-input',
+          `--batch-size needs a whole number of at least 1, not "${value ?? ''}".`,
+          400,
+        );
       }
       out.batchSize = n;
     } else if (arg === '--') {
@@ -80,7 +84,8 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
       out.paths.push(arg);
     }
   }
-  if (out.paths.length === 0) throw new QuireError('bad-input', 'Name at least one dump file or folder to import.', 400);
+  if (out.paths.length === 0)
+    throw new QuireError('bad-input', 'Name at least one dump file or folder to import.', 400);
   return out;
 }
 

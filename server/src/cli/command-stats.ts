@@ -29,6 +29,8 @@ export interface StatsOutput extends PaperStats {
 }
 
 const USAGE = 'Usage: quire stats [--json]';
+// The corpus has over a hundred primary categories; a terminal table needs only the head of the list.
+const SHOWN_CATEGORIES = 25;
 
 /** `quire stats [--json]`: what the database holds. --json prints exactly one JSON object. */
 export function runStats(ctx: StatsCommandContext): Promise<number> {
@@ -80,14 +82,24 @@ export function renderStats(stats: StatsOutput): string {
     `Last listing   ${stats.lastListing ?? '—'}`,
     `Last harvest   ${stats.lastHarvest ? describeHarvest(stats.lastHarvest) : 'never'}`,
   ];
-  const categories = Object.entries(stats.byPrimaryCategory);
+  const all = Object.entries(stats.byPrimaryCategory);
+  const categories = all.slice(0, SHOWN_CATEGORIES);
   if (categories.length > 0) {
     const nameWidth = Math.max(...categories.map(([name]) => name.length));
     const countWidth = Math.max(...categories.map(([, n]) => formatCount(n).length));
     lines.push('', 'By primary category');
     for (const [name, n] of categories) {
       const share = stats.papers > 0 ? ((n * 100) / stats.papers).toFixed(1) : '0.0';
-      lines.push(`  ${name.padEnd(nameWidth)}  ${formatCount(n).padStart(countWidth)}  ${share.padStart(5)}%`);
+      lines.push(
+        `  ${name.padEnd(nameWidth)}  ${formatCount(n).padStart(countWidth)}  ${share.padStart(5)}%`,
+      );
+    }
+    const rest = all.slice(SHOWN_CATEGORIES);
+    if (rest.length > 0) {
+      const papers = rest.reduce((sum, [, n]) => sum + n, 0);
+      lines.push(
+        `  …and ${rest.length} more categories with ${formatCount(papers)} papers (--json lists all)`,
+      );
     }
   }
   return lines.join('\n') + '\n';

@@ -78,7 +78,9 @@ async function expandFolder(folder: string, out: ExpandedPaths): Promise<void> {
     if (isManifest(path)) {
       out.notes.push(`${path}: skipped, a corpus manifest rather than a dump.`);
     } else if (!looksLikeDump(name)) {
-      out.notes.push(`${path}: skipped, not a dump file (expected .jsonl, .json or .xml, optionally .gz or .br).`);
+      out.notes.push(
+        `${path}: skipped, not a dump file (expected .jsonl, .json or .xml, optionally .gz or .br).`,
+      );
     } else {
       try {
         out.files.push({ path, bytes: (await stat(path)).size });

@@ -5,13 +5,7 @@ import { parseOaiResponse } from '../sources/oai-pmh.ts';
 import type { IngestErrorNote } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
 import { expandPaths, type DumpCandidate } from './dump-files.ts';
-import {
-  emptyFileReport,
-  noteError,
-  totalsOf,
-  type FileReport,
-  type ImportReport,
-} from './import-report.ts';
+import { emptyFileReport, noteError, totalsOf, type FileReport, type ImportReport } from './import-report.ts';
 import { ProgressTicker, type ImportProgress } from './import-progress.ts';
 import { openDump, readAll, splitLines, type OpenedDump } from './read-dump.ts';
 
@@ -53,7 +47,11 @@ export async function importPaths(
 ): Promise<ImportReport> {
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new QuireError('bad-input', `The batch size must be a whole number of at least 1, not ${batchSize}.`, 400);
+    throw new QuireError(
+      'bad-input',
+      `The batch size must be a whole number of at least 1, not ${batchSize}.`,
+      400,
+    );
   }
   const now = opts.now ?? (() => new Date());
   const started = now();
@@ -138,6 +136,14 @@ async function importLines(ctx: ImportContext, dump: OpenedDump, report: FileRep
 /** An OAI-PMH page is one unit: parsed and normalised whole before anything of it is stored. */
 async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileReport): Promise<void> {
   const page = parseOaiResponse(await readAll(dump.text), report.path);
+  // An empty list is normal flow for a harvest; any other OAI error means the saved page holds no records.
+  if (page.error && page.error.code !== 'noRecordsMatch') {
+    throw new QuireError(
+      'oai-error',
+      `${report.path} is an OAI-PMH error response (${page.error.code}: ${page.error.message}), with no records to import.`,
+      400,
+    );
+  }
   report.lines = page.records.length;
   const papers: PaperEntity[] = [];
   for (const record of page.records) {

@@ -70,7 +70,11 @@ export function renderProgress(progress: ImportProgress, elapsedMs: number, barW
   const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
   const rate = elapsedMs > 0 ? (progress.papers * 1000) / elapsedMs : 0;
   const eta =
-    fraction > 0 && fraction < 1 ? formatDuration((elapsedMs * (1 - fraction)) / fraction) : fraction >= 1 ? '0s' : '?';
+    fraction > 0 && fraction < 1
+      ? formatDuration((elapsedMs * (1 - fraction)) / fraction)
+      : fraction >= 1
+        ? '0s'
+        : '?';
   const file = `${basename(progress.file)} (${progress.fileIndex + 1}/${progress.fileCount})`;
   return `${bar} ${percent}  ${formatCount(progress.papers)} papers  ${formatCount(rate)} papers/s  ETA ${eta}  ${file}`;
 }
@@ -78,12 +82,13 @@ export function renderProgress(progress: ImportProgress, elapsedMs: number, barW
 export function describeFile(file: FileReport): string {
   const name = basename(file.path);
   if (file.status === 'failed' && file.failure) {
-    const stored = papersOf(file) > 0 ? ` (${formatCount(papersOf(file))} papers stored before it stopped)` : '';
+    const stored =
+      papersOf(file) > 0 ? ` (${formatCount(papersOf(file))} papers stored before it stopped)` : '';
     return `${name}: failed: ${file.failure.message}${stored}`;
   }
   const skipped = file.skipped > 0 ? `, ${formatCount(file.skipped)} malformed lines skipped` : '';
   return (
-    `${name}: ${formatCount(papersOf(file))} papers (${formatCount(file.inserted)} new, ` +
+    `${name}: ${formatCount(papersOf(file))} ${papersOf(file) === 1 ? 'paper' : 'papers'} (${formatCount(file.inserted)} new, ` +
     `${formatCount(file.updated)} updated, ${formatCount(file.unchanged)} unchanged)${skipped} ` +
     `in ${formatDuration(file.durationMs)}`
   );

@@ -104,7 +104,8 @@ async function* decompressedText(
   file.on('data', (chunk) => onBytes(chunk.length));
   let out: Readable = file;
   if (compression !== 'none') {
-    const inflate = compression === 'gzip' ? createGunzip({ chunkSize: READ_CHUNK }) : createBrotliDecompress();
+    const inflate =
+      compression === 'gzip' ? createGunzip({ chunkSize: READ_CHUNK }) : createBrotliDecompress();
     // pipeline destroys both ends on failure; the error then surfaces from the iteration below.
     out = pipeline(file, inflate, () => undefined);
   }
@@ -120,9 +121,14 @@ function readFailure(path: string, compression: Compression, err: unknown): Quir
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
   if (compression !== 'none' && code.startsWith('Z_')) {
     const what = compression === 'gzip' ? 'gzip' : 'brotli';
-    return new QuireError('unreadable-file', `Cannot read ${path}: it is not valid ${what} data (${code}).`, 400, {
-      cause: err,
-    });
+    return new QuireError(
+      'unreadable-file',
+      `Cannot read ${path}: it is not valid ${what} data (${code}).`,
+      400,
+      {
+        cause: err,
+      },
+    );
   }
   if (code === 'ERR_BROTLI_DECOMPRESSION_FAILED' || code.startsWith('ERR__ERROR_FORMAT')) {
     return new QuireError('unreadable-file', `Cannot read ${path}: it is not valid brotli data.`, 400, {

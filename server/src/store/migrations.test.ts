@@ -1,0 +1,111 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuireError } from '../errors.ts';
+import { MIGRATIONS, migrate, schemaVersion, type Migration } from './migrations.ts';
+import { openDatabase } from './open-database.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-migrations-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function tables(db: BetterSqlite3.Database): string[] {
+  return db
+    .prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+    .pluck()
+    .all();
+}
+
+describe('openDatabase', () => {
+  it('creates the parent folder and the file, tuned for WAL with foreign keys', () => {
+    const path = join(dir, 'nested', 'deeper', 'quire.db');
+    const db = openDatabase(path);
+    try {
+      expect(existsSync(path)).toBe(true);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+      expect(tables(db)).toEqual(
+        expect.arrayContaining(['papers', 'paper_categories', 'harvest_checkpoints', 'ingest_log']),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reopens an up-to-date database without migrating again and keeps its rows', () => {
+    const path = join(dir, 'quire.db');
+    const first = openDatabase(path);
+    first
+      .prepare(`INSERT INTO harvest_checkpoints (key, value, updated_at) VALUES ('k', '1', '2026-01-01')`)
+      .run();
+    first.close();
+
+    const again = openDatabase(path);
+    try {
+      expect(migrate(again)).toEqual({ from: MIGRATIONS.length, to: MIGRATIONS.length, applied: [] });
+      expect(again.prepare('SELECT value FROM harvest_checkpoints').pluck().get()).toBe('1');
+    } finally {
+      again.close();
+    }
+  });
+
+  it('refuses a file that is not a SQLite database with a sentence naming it', () => {
+    const path = join(dir, 'not-a-db.db');
+    writeFileSync(path, 'hello, this is not SQLite\n'.repeat(100));
+    expect(() => openDatabase(path)).toThrow(QuireError);
+    expect(() => openDatabase(path)).toThrow(/not-a-db\.db/);
+  });
+});
+
+describe('migrate', () => {
+  const steps: Migration[] = [
+    { name: 'one', sql: 'CREATE TABLE one (a TEXT);' },
+    { name: 'two', sql: 'CREATE TABLE two (b TEXT); CREATE INDEX two_b ON two (b);' },
+  ];
+
+  it('applies steps in order, recording each as the user_version', () => {
+    const db = new BetterSqlite3(join(dir, 'steps.db'));
+    try {
+      expect(migrate(db, steps.slice(0, 1))).toEqual({ from: 0, to: 1, applied: ['one'] });
+      expect(migrate(db, steps)).toEqual({ from: 1, to: 2, applied: ['two'] });
+      expect(migrate(db, steps)).toEqual({ from: 2, to: 2, applied: [] });
+      expect(tables(db)).toEqual(['one', 'two']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rolls back a failing step whole and stays at the last good version', () => {
+    const db = new BetterSqlite3(join(dir, 'broken.db'));
+    const broken: Migration[] = [
+      steps[0]!,
+      { name: 'half', sql: 'CREATE TABLE half (c TEXT); CREATE TABLE oops (' },
+    ];
+    try {
+      expect(() => migrate(db, broken)).toThrow(/Schema migration 2 \(half\) failed/);
+      expect(schemaVersion(db)).toBe(1);
+      expect(tables(db)).toEqual(['one']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database from a newer schema', () => {
+    const db = new BetterSqlite3(join(dir, 'newer.db'));
+    try {
+      db.pragma(`user_version = ${steps.length + 1}`);
+      expect(() => migrate(db, steps)).toThrow(/newer than this Quire knows/);
+    } finally {
+      db.close();
+    }
+  });
+});
