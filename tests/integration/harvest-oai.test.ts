@@ -73,7 +73,8 @@ describe('OAI-PMH harvest from the replay server', () => {
       if (!got) continue;
       expect(got.title).toBe(squash(want.title));
       expect(got.abstract).toBe(squash(want.abstract));
-      expect(got.authors.map((a) => a.name)).toEqual(want.authors.map((a) => squash(a)));
+      // A few corpus names carry a stray leading "and " from the bots' author splitting; Quire drops it.
+      expect(got.authors.map((a) => a.name)).toEqual(want.authors.map((a) => squash(a)?.replace(/^and /, '')));
       expect(got.categories).toEqual(want.categories);
       expect(got.comment).toBe(squash(want.comment) || null);
       expect(got.listingDateEstimated).toBe(true);

@@ -77,7 +77,7 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
     resumed = true;
   } else {
     const from =
-      options.from ?? (saved?.lastDatestamp ? addDays(saved.lastDatestamp, -OVERLAP_DAYS) : null);
+      options.from ?? (saved?.lastDatestamp ? addDays(saved.lastDatestamp.slice(0, 10), -OVERLAP_DAYS) : null);
     state = fresh(set, prefix, from, options.until ?? null);
   }
 

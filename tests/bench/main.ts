@@ -1,0 +1,18 @@
+/**
+ * `pnpm bench <name>`: each benchmark prints readable lines and, as its very last line, one JSON object
+ * with its figures (e.g. {"bench":"ingest",…}) so scripts can read the results.
+ */
+import { runIngestBench } from './ingest-bench.ts';
+
+const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+  ingest: runIngestBench,
+};
+
+const name = process.argv[2];
+const bench = name ? BENCHES[name] : undefined;
+if (!bench) {
+  console.error(`Usage: pnpm bench <${Object.keys(BENCHES).join('|')}>`);
+  process.exit(2);
+}
+const figures = await bench();
+console.log(JSON.stringify({ bench: name, ...figures }));
