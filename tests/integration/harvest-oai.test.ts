@@ -64,7 +64,10 @@ describe('OAI-PMH harvest from the replay server', () => {
     expect(report.records).toBe(corpus.length);
     expect(report.pages).toBe(Math.ceil(corpus.length / 2000));
     expect(corpus.length).toBe(corpusManifest().total_records);
-    expectIds(t.store.papers.ids(), corpus.map((p) => p.id));
+    expectIds(
+      t.store.papers.ids(),
+      corpus.map((p) => p.id),
+    );
 
     let datesRight = 0;
     for (const want of corpus) {
@@ -74,7 +77,9 @@ describe('OAI-PMH harvest from the replay server', () => {
       expect(got.title).toBe(squash(want.title));
       expect(got.abstract).toBe(squash(want.abstract));
       // A few corpus names carry a stray leading "and " from the bots' author splitting; Quire drops it.
-      expect(got.authors.map((a) => a.name)).toEqual(want.authors.map((a) => squash(a)?.replace(/^and /, '')));
+      expect(got.authors.map((a) => a.name)).toEqual(
+        want.authors.map((a) => squash(a)?.replace(/^and /, '')),
+      );
       expect(got.categories).toEqual(want.categories);
       expect(got.comment).toBe(squash(want.comment) || null);
       expect(got.listingDateEstimated).toBe(true);
@@ -118,7 +123,10 @@ describe('OAI-PMH harvest from the replay server', () => {
     expect(resumed.resumed).toBe(true);
     expect(resumed.records).toBe(corpus.length - 5 * 2000);
     expect(replay.requests[before]?.path).toContain('resumptionToken=');
-    expectIds(t.store.papers.ids(), corpus.map((p) => p.id));
+    expectIds(
+      t.store.papers.ids(),
+      corpus.map((p) => p.id),
+    );
   });
 
   it('killed with SIGKILL half way through the CLI harvest and restarted, it ends the same', async () => {
@@ -170,7 +178,10 @@ describe('OAI-PMH harvest from the replay server', () => {
     expect(code).toBe(0);
     const db = new Database(t.dbPath, { readonly: true });
     try {
-      expectIds(db.prepare('SELECT id FROM papers').pluck().all() as string[], corpus.map((p) => p.id));
+      expectIds(
+        db.prepare('SELECT id FROM papers').pluck().all() as string[],
+        corpus.map((p) => p.id),
+      );
     } finally {
       db.close();
     }
@@ -250,7 +261,12 @@ describe('OAI-PMH faults', () => {
       expect(target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXiv'))?.pages).toBe(2);
       expect(t.store.state.lastIngest('harvest')?.status).toBe('failed');
 
-      const second = await harvestOai({ baseUrl: replaySmall.oaiUrl, ...small, client: fastClient(), target });
+      const second = await harvestOai({
+        baseUrl: replaySmall.oaiUrl,
+        ...small,
+        client: fastClient(),
+        target,
+      });
       expect(second.resumed).toBe(true);
       expectIds(t.store.papers.ids(), smallIds());
     } finally {
@@ -291,7 +307,12 @@ describe('OAI-PMH faults', () => {
 
   it('an unreachable source fails with a clear error and leaves the store as it was', async () => {
     const t = newStore();
-    const client = new PoliteHttpClient({ minIntervalMs: 0, baseBackoffMs: 5, maxRetries: 1, timeoutMs: 1000 });
+    const client = new PoliteHttpClient({
+      minIntervalMs: 0,
+      baseBackoffMs: 5,
+      maxRetries: 1,
+      timeoutMs: 1000,
+    });
     const err = await harvestOai({
       baseUrl: 'http://127.0.0.1:9/oai2',
       ...small,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isoSeconds } from './calendar.ts';
 import { ATOM_TYPE, textReply, type Reply, type ReplayContext } from './context.ts';
 import { corpusIndex, type CorpusPaper } from './corpus.ts';
-import { loadGoldenFixtures } from './recorded.ts';
+import { apiQueryKey, loadGoldenFixtures } from './golden.ts';
 import { v1SubmittedMs } from './synthetic.ts';
 import { escapeAttr, escapeText } from './xml.ts';
 
@@ -11,16 +11,6 @@ import { escapeAttr, escapeText } from './xml.ts';
  * feed in the same 2026 shape generated from the corpus. Only id_list lookups are generated; a
  * search_query without id_list answers an empty feed.
  */
-
-/** The arguments a recorded response is matched on, with arXiv's defaults filled in. */
-export function apiQueryKey(params: URLSearchParams): string {
-  return JSON.stringify([
-    params.get('search_query') ?? '',
-    params.get('id_list') ?? '',
-    params.get('start') ?? '0',
-    params.get('max_results') ?? '10',
-  ]);
-}
 
 const NEW_STYLE = /^\d{4}\.\d{4,5}(v\d+)?$/;
 const OLD_STYLE = /^[a-z-]+(\.[A-Z]{2})?\/\d{7}(v\d+)?$/;

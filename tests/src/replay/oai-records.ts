@@ -33,8 +33,15 @@ function setSpecOf(category: string): string {
   return PHYSICS_ARCHIVES.has(archive) ? `physics:${archive}` : archive;
 }
 
-export function setSpecsOf(paper: Pick<CorpusPaper, 'categories'>): string[] {
-  return [...new Set(paper.categories.map(setSpecOf))].sort();
+const specCache = new WeakMap<object, readonly string[]>();
+
+export function setSpecsOf(paper: Pick<CorpusPaper, 'categories'>): readonly string[] {
+  let specs = specCache.get(paper);
+  if (!specs) {
+    specs = [...new Set(paper.categories.map(setSpecOf))].sort();
+    specCache.set(paper, specs);
+  }
+  return specs;
 }
 
 export function isKnownSet(spec: string): boolean {

@@ -176,13 +176,7 @@ async function listXml(ctx: ReplayContext, verb: string, params: URLSearchParams
     query = queryFrom(listVerb, params);
   }
 
-  const { byDatestamp } = await corpusIndex();
-  const matches = byDatestamp.filter(
-    (paper) =>
-      (query.from === null || paper.date >= query.from) &&
-      (query.until === null || paper.date <= query.until) &&
-      (query.set === null || inSet(paper, query.set)),
-  );
+  const matches = await matchingPapers(query);
   if (matches.length === 0) throw new OaiError('noRecordsMatch', 'No records match the query.');
   if (offset >= matches.length) throw badToken();
 
@@ -201,6 +195,28 @@ async function listXml(ctx: ReplayContext, verb: string, params: URLSearchParams
     tokenXml = `<resumptionToken ${counts}></resumptionToken>\n`;
   }
   return `<${listVerb}>\n${items}${tokenXml}</${listVerb}>\n`;
+}
+
+/** Recent selections, so paging through a list filters the corpus once rather than once per page. */
+const selections = new Map<string, Promise<readonly CorpusPaper[]>>();
+
+function matchingPapers(query: ListQuery): Promise<readonly CorpusPaper[]> {
+  const key = JSON.stringify([query.set, query.from, query.until]);
+  let selection = selections.get(key);
+  if (!selection) {
+    selection = corpusIndex().then(({ byDatestamp }) =>
+      byDatestamp.filter(
+        (paper) =>
+          (query.from === null || paper.date >= query.from) &&
+          (query.until === null || paper.date <= query.until) &&
+          (query.set === null || inSet(paper, query.set)),
+      ),
+    );
+    selections.set(key, selection);
+    selection.catch(() => selections.delete(key));
+    if (selections.size > 16) selections.delete(selections.keys().next().value ?? key);
+  }
+  return selection;
 }
 
 function identifyXml(ctx: ReplayContext): string {

@@ -32,10 +32,17 @@ export function submissionWindow(listingDay: string): { start: number; end: numb
  * YYMM; real arXiv would show the original submission there, which the corpus does not record.
  */
 export function v1SubmittedMs(paper: Pick<CorpusPaper, 'id' | 'date'>): number {
-  const { start, end } = submissionWindow(paper.date);
-  const seconds = Math.floor((end - start) / 1000);
-  return start + (stableHash('v1', paper.id) % seconds) * 1000;
+  let window = windows.get(paper.date);
+  if (!window) {
+    window = submissionWindow(paper.date);
+    windows.set(paper.date, window);
+  }
+  const seconds = Math.floor((window.end - window.start) / 1000);
+  return window.start + (stableHash('v1', paper.id) % seconds) * 1000;
 }
+
+/** Listing days are few and every page asks for them thousands of times. */
+const windows = new Map<string, { start: number; end: number }>();
 
 /** The `created` day arXiv writes in OAI `arXiv` metadata: the UTC day of v1. */
 export function createdDay(paper: Pick<CorpusPaper, 'id' | 'date'>): string {
