@@ -52,29 +52,58 @@ export default ts.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'http', 'https', 'zlib', 'child_process'], message: 'core is pure: no I/O.' },
-            { group: ['@quire/server', '@quire/server/*', '@quire/web', '@quire/web/*'], message: 'core imports nothing from server or web.' },
+            {
+              group: ['node:*', 'fs', 'path', 'http', 'https', 'zlib', 'child_process'],
+              message: 'core is pure: no I/O.',
+            },
+            {
+              group: ['@quire/server', '@quire/server/*', '@quire/web', '@quire/web/*'],
+              message: 'core imports nothing from server or web.',
+            },
           ],
         },
       ],
       'no-restricted-globals': ['error', { name: 'fetch', message: 'core is pure: no I/O.' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'core reads no clock: take `now` as a parameter.' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'core reads no clock: take `now` as a parameter.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'core reads no clock: take `now` as a parameter.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'core reads no clock: take `now` as a parameter.',
+        },
       ],
     },
   },
   {
     files: ['server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@quire/web', '@quire/web/*'], message: 'server and web never import each other.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@quire/web', '@quire/web/*'], message: 'server and web never import each other.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['web/**/*.ts', 'web/**/*.svelte'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@quire/server', '@quire/server/*'], message: 'server and web never import each other.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@quire/server', '@quire/server/*'],
+              message: 'server and web never import each other.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

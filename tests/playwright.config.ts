@@ -7,7 +7,10 @@ import { listingsDir, repoRoot } from './src/paths.ts';
 if (!process.env.QUIRE_E2E_PORT) {
   const probe = spawnSync(
     process.execPath,
-    ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"],
+    [
+      '-e',
+      "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+    ],
     { encoding: 'utf8' },
   );
   process.env.QUIRE_E2E_PORT = probe.stdout.trim();

@@ -23,7 +23,10 @@ export interface RunningServer {
 export const DEFAULT_WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/build');
 
 /** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
-export async function startServer(config: QuireConfig, log: (line: string) => void = () => {}): Promise<RunningServer> {
+export async function startServer(
+  config: QuireConfig,
+  log: (line: string) => void = () => {},
+): Promise<RunningServer> {
   const store = openStore(config.dbPath);
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
   const client = new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });

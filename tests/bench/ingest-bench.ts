@@ -79,10 +79,18 @@ export async function runIngestBench(): Promise<Record<string, unknown>> {
       pageStore.close();
     }
     const ratio = bareMs / ingestMs;
-    console.log(`bare fast-xml-parser parse:     ${rate(records, bareMs)} records/s (${bareMs.toFixed(0)} ms)`);
-    console.log(`OAI parse (parseOaiResponse):   ${rate(records, parseOnlyMs)} records/s (${parseOnlyMs.toFixed(0)} ms)`);
-    console.log(`OAI page ingestion (parse + normalise + store): ${rate(records, ingestMs)} records/s (${ingestMs.toFixed(0)} ms)`);
-    console.log(`page ingestion keeps ${(ratio * 100).toFixed(0)}% of bare-parse throughput (target ≥ 50%); best of ${ROUNDS}`);
+    console.log(
+      `bare fast-xml-parser parse:     ${rate(records, bareMs)} records/s (${bareMs.toFixed(0)} ms)`,
+    );
+    console.log(
+      `OAI parse (parseOaiResponse):   ${rate(records, parseOnlyMs)} records/s (${parseOnlyMs.toFixed(0)} ms)`,
+    );
+    console.log(
+      `OAI page ingestion (parse + normalise + store): ${rate(records, ingestMs)} records/s (${ingestMs.toFixed(0)} ms)`,
+    );
+    console.log(
+      `page ingestion keeps ${(ratio * 100).toFixed(0)}% of bare-parse throughput (target ≥ 50%); best of ${ROUNDS}`,
+    );
     console.log(`whole corpus import ${importMs < 10_000 ? 'meets' : 'MISSES'} the 10 s target`);
 
     return {

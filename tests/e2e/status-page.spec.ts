@@ -22,7 +22,10 @@ test('the status page shows the stored papers and the harvest state', async ({ p
   await page.screenshot({ path: 'test-results/status-page.png', fullPage: true });
 });
 
-test('client-side routes fall back to the app and unknown API paths answer JSON 404', async ({ page, request }) => {
+test('client-side routes fall back to the app and unknown API paths answer JSON 404', async ({
+  page,
+  request,
+}) => {
   const res = await request.get('/api/no-such-thing');
   expect(res.status()).toBe(404);
   expect(((await res.json()) as { error: string }).error).toBe('not-found');

@@ -27,6 +27,8 @@ describe('author names', () => {
   it('trims list punctuation and stray "and"', () => {
     expect(normaliseAuthorName('  Ada   Lovelace, ')).toBe('Ada Lovelace');
     expect(normaliseAuthorName('and Alan Turing')).toBe('Alan Turing');
+    expect(normaliseAuthorName('Daria Eckert and')).toBe('Daria Eckert');
+    expect(normaliseAuthorName('Anand Rao')).toBe('Anand Rao');
     expect(normaliseAuthorName('Andrea Bertozzi')).toBe('Andrea Bertozzi');
   });
 

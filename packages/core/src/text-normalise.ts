@@ -21,7 +21,8 @@ export function normaliseText(s: string): string {
 export function normaliseAuthorName(name: string): string {
   return normaliseText(name)
     .replace(/^[\s,;]+|[\s,;]+$/g, '')
-    .replace(/^and(?:\s+|$)/, '');
+    .replace(/^and(?:\s+|$)/, '')
+    .replace(/\s+and$/, '');
 }
 
 /**

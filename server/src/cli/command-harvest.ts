@@ -3,7 +3,7 @@ import { splitList } from '../config.ts';
 import { QuireError } from '../errors.ts';
 import { harvestTarget } from '../harvest/harvest-target.ts';
 import { PoliteHttpClient } from '../harvest/http-client.ts';
-import { harvestOai, type OaiMetadataPrefix } from '../harvest/oai-harvester.ts';
+import { DEFAULT_OAI_PREFIX, harvestOai, type OaiMetadataPrefix } from '../harvest/oai-harvester.ts';
 import { harvestRss } from '../harvest/rss-harvester.ts';
 import { openStore } from '../store/open-store.ts';
 import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
@@ -27,36 +27,54 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
     strict: true,
   });
   const config = baseConfig(ctx);
-  for (const [name, value] of [['--from', values.from], ['--until', values.until]] as const) {
+  for (const [name, value] of [
+    ['--from', values.from],
+    ['--until', values.until],
+  ] as const) {
     if (value !== undefined && !DATE.test(value)) {
       throw new QuireError('bad-input', `${name} must be a date like 2026-03-16, not "${value}".`, 400);
     }
   }
-  const prefix = (values.prefix ?? 'arXiv') as OaiMetadataPrefix;
+  const prefix = (values.prefix ?? DEFAULT_OAI_PREFIX) as OaiMetadataPrefix;
   if (!PREFIXES.includes(prefix)) {
     throw new QuireError('bad-input', `--prefix must be one of ${PREFIXES.join(', ')}.`, 400);
   }
   const delay = values.delay === undefined ? config.harvestDelaySeconds : Number(values.delay);
   if (!Number.isFinite(delay) || delay < 0) {
-    throw new QuireError('bad-input', `--delay must be a number of seconds (arXiv asks for 3), not "${values.delay}".`, 400);
+    throw new QuireError(
+      'bad-input',
+      `--delay must be a number of seconds (arXiv asks for 3), not "${values.delay}".`,
+      400,
+    );
   }
   const both = values.oai === undefined && values.rss === undefined;
   const client = new PoliteHttpClient({
     minIntervalMs: delay * 1000,
     onWait: (e) => {
-      if (e.reason !== 'rate-limit') writeLine(ctx.stderr, `  waiting ${(e.ms / 1000).toFixed(1)} s (${e.reason}${e.detail ? `: ${e.detail}` : ''})`);
+      if (e.reason !== 'rate-limit')
+        writeLine(
+          ctx.stderr,
+          `  waiting ${(e.ms / 1000).toFixed(1)} s (${e.reason}${e.detail ? `: ${e.detail}` : ''})`,
+        );
     },
   });
   const store = openStore(ctx.dbPath);
   const target = harvestTarget(store);
   const abort = new AbortController();
-  const onSignal = () => abort.abort(new Error('Interrupted; the next run resumes from the last stored page.'));
+  const onSignal = () =>
+    abort.abort(new Error('Interrupted; the next run resumes from the last stored page.'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
     if (values.rss !== undefined || both) {
       const categories = values.categories ? splitList(values.categories) : config.categories;
-      const report = await harvestRss({ baseUrl: values.rss ?? config.rssUrl, categories, client, target, signal: abort.signal });
+      const report = await harvestRss({
+        baseUrl: values.rss ?? config.rssUrl,
+        categories,
+        client,
+        target,
+        signal: abort.signal,
+      });
       writeLine(
         ctx.stdout,
         `RSS ${report.url}: feed of ${report.feedDate ?? 'unknown date'}, ${report.listed} new or cross-listed, ${report.replaced} replacements; ${report.counts.inserted} papers added, ${report.counts.updated} updated${report.skipped ? `, ${report.skipped} items skipped` : ''}.`,

@@ -19,7 +19,11 @@ export async function runServe(ctx: CliContext): Promise<number> {
   const config = baseConfig(ctx);
   if (values.port !== undefined) config.port = Number(values.port);
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
-    throw new QuireError('bad-input', `--port must be a port number such as 8787, not "${values.port}".`, 400);
+    throw new QuireError(
+      'bad-input',
+      `--port must be a port number such as 8787, not "${values.port}".`,
+      400,
+    );
   }
   if (values.host) config.host = values.host;
   if (values['no-harvest']) config.harvest = false;
@@ -27,15 +31,23 @@ export async function runServe(ctx: CliContext): Promise<number> {
   // `--import a b` and `--import a --import b` both work: loose paths after --import are import paths too.
   const importPaths = [...(values.import ?? []), ...(values.import ? positionals : [])];
   if (!values.import && positionals.length > 0) {
-    throw new QuireError('bad-input', `Unexpected argument "${positionals[0]}". To import files first, use --import <path…>.`, 400);
+    throw new QuireError(
+      'bad-input',
+      `Unexpected argument "${positionals[0]}". To import files first, use --import <path…>.`,
+      400,
+    );
   }
   if (importPaths.length > 0) {
     const code = await runImport({ ...ctx, args: importPaths });
-    if (code !== 0) writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
+    if (code !== 0)
+      writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
   }
 
   const server = await startServer(config, (line) => writeLine(ctx.stderr, line));
-  writeLine(ctx.stdout, `Quire is serving ${server.store.papers.count()} papers at ${server.url} (database ${config.dbPath}).`);
+  writeLine(
+    ctx.stdout,
+    `Quire is serving ${server.store.papers.count()} papers at ${server.url} (database ${config.dbPath}).`,
+  );
   writeLine(
     ctx.stdout,
     config.harvest

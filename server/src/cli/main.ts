@@ -68,7 +68,8 @@ export async function main(argv: string[], env = process.env): Promise<number> {
   return run(ctx);
 }
 
-const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+const isEntry =
+  process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
 if (isEntry) {
   main(process.argv.slice(2)).then(
     (code) => {

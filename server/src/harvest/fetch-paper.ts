@@ -22,13 +22,28 @@ export async function fetchPaper(idOrUrl: string, options: FetchPaperOptions): P
   const startedAt = now();
   const url = `${options.apiUrl}?id_list=${encodeURIComponent(id)}&max_results=1`;
   const res = await options.client.get(url, options.signal);
-  if (res.status >= 500) throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}. Try again later.`, 502);
+  if (res.status >= 500)
+    throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}. Try again later.`, 502);
   const feed = parseAtomFeed(res.body, url);
   if (feed.error) throw new QuireError('bad-input', `arXiv rejected the id ${id}: ${feed.error}`, 400);
   const entry = feed.entries.find((e) => normaliseArxivId(e.id) === id);
-  if (!entry) throw new QuireError('not-found', `arXiv has no paper ${id}. Check the id (e.g. 2604.12345 or hep-th/9901001).`, 404);
+  if (!entry)
+    throw new QuireError(
+      'not-found',
+      `arXiv has no paper ${id}. Check the id (e.g. 2604.12345 or hep-th/9901001).`,
+      404,
+    );
   const paper = normalisePaper(entry);
   const counts = options.target.storeBatches([{ papers: [paper], countsAsListing: true }], null);
-  options.target.logIngest({ kind: 'fetch', source: `api ${options.apiUrl} ${id}`, startedAt, finishedAt: now(), ...counts, skipped: 0, errors: [], status: 'ok' });
+  options.target.logIngest({
+    kind: 'fetch',
+    source: `api ${options.apiUrl} ${id}`,
+    startedAt,
+    finishedAt: now(),
+    ...counts,
+    skipped: 0,
+    errors: [],
+    status: 'ok',
+  });
   return paper;
 }

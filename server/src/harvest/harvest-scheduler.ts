@@ -2,7 +2,7 @@ import { addDays } from '@quire/core';
 import { errorMessage } from '../errors.ts';
 import type { PoliteHttpClient } from './http-client.ts';
 import type { HarvestTarget } from './harvest-target.ts';
-import { harvestOai, oaiCheckpointKey } from './oai-harvester.ts';
+import { DEFAULT_OAI_PREFIX, harvestOai, oaiCheckpointKey } from './oai-harvester.ts';
 import { harvestRss } from './rss-harvester.ts';
 
 export interface SchedulerOptions {
@@ -89,7 +89,8 @@ export class HarvestScheduler {
         now: this.now,
         signal: this.abort.signal,
       });
-      const hasCheckpoint = options.target.getCheckpoint(oaiCheckpointKey(options.oaiSet, 'arXiv')) !== null;
+      const hasCheckpoint =
+        options.target.getCheckpoint(oaiCheckpointKey(options.oaiSet, DEFAULT_OAI_PREFIX)) !== null;
       const today = this.now().toISOString().slice(0, 10);
       const oai = await harvestOai({
         baseUrl: options.oaiUrl,
@@ -105,7 +106,9 @@ export class HarvestScheduler {
       state.lastSuccessAt = this.now().toISOString();
       state.consecutiveFailures = 0;
       state.status = 'idle';
-      options.log?.(`harvest: ${rss.listed} listed and ${rss.replaced} replaced from RSS, ${oai.records} OAI-PMH records`);
+      options.log?.(
+        `harvest: ${rss.listed} listed and ${rss.replaced} replaced from RSS, ${oai.records} OAI-PMH records`,
+      );
       this.schedule(options.everyMs);
     } catch (err) {
       if (this.abort.signal.aborted) return;

@@ -25,7 +25,11 @@ export interface PaperBatch {
 export const ZERO_COUNTS: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
 export function addCounts(a: UpsertCounts, b: UpsertCounts): UpsertCounts {
-  return { inserted: a.inserted + b.inserted, updated: a.updated + b.updated, unchanged: a.unchanged + b.unchanged };
+  return {
+    inserted: a.inserted + b.inserted,
+    updated: a.updated + b.updated,
+    unchanged: a.unchanged + b.unchanged,
+  };
 }
 
 export function harvestTarget(store: Store): HarvestTarget {
@@ -35,7 +39,10 @@ export function harvestTarget(store: Store): HarvestTarget {
         let counts = ZERO_COUNTS;
         for (const batch of batches) {
           if (batch.papers.length === 0) continue;
-          counts = addCounts(counts, store.papers.upsertBatch(batch.papers, { countsAsListing: batch.countsAsListing }));
+          counts = addCounts(
+            counts,
+            store.papers.upsertBatch(batch.papers, { countsAsListing: batch.countsAsListing }),
+          );
         }
         if (checkpoint) store.state.setCheckpoint(checkpoint.key, checkpoint.value);
         return counts;

@@ -6,6 +6,13 @@ import { ZERO_COUNTS, addCounts, type HarvestTarget, type UpsertCounts } from '.
 
 export type OaiMetadataPrefix = 'arXiv' | 'arXivRaw' | 'oai_dc';
 
+/**
+ * arXivRaw is the default: it carries every version with its full submission time, which pins the
+ * estimated listing date exactly; the arXiv format gives only the v1 day, which is ambiguous around the
+ * 14:00 ET cut-off (about one estimate in five lands a listing day early), though it has affiliations.
+ */
+export const DEFAULT_OAI_PREFIX: OaiMetadataPrefix = 'arXivRaw';
+
 export interface OaiHarvestOptions {
   baseUrl: string;
   set?: string;
@@ -61,7 +68,7 @@ export function oaiCheckpointKey(set: string, prefix: OaiMetadataPrefix): string
 
 export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvestReport> {
   const set = options.set ?? 'cs';
-  const prefix = options.metadataPrefix ?? 'arXiv';
+  const prefix = options.metadataPrefix ?? DEFAULT_OAI_PREFIX;
   const now = options.now ?? (() => new Date());
   const key = oaiCheckpointKey(set, prefix);
   const startedAt = now();
@@ -77,7 +84,8 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
     resumed = true;
   } else {
     const from =
-      options.from ?? (saved?.lastDatestamp ? addDays(saved.lastDatestamp.slice(0, 10), -OVERLAP_DAYS) : null);
+      options.from ??
+      (saved?.lastDatestamp ? addDays(saved.lastDatestamp.slice(0, 10), -OVERLAP_DAYS) : null);
     state = fresh(set, prefix, from, options.until ?? null);
   }
 
@@ -102,7 +110,11 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
 
       if (page.error?.code === 'badResumptionToken') {
         if (!state.resumptionToken || report.restarts >= 3) {
-          throw new QuireError('bad-resumption-token', `The OAI-PMH server keeps rejecting our resumption token (${page.error.message}).`, 502);
+          throw new QuireError(
+            'bad-resumption-token',
+            `The OAI-PMH server keeps rejecting our resumption token (${page.error.message}).`,
+            502,
+          );
         }
         // Tokens expire; everything up to lastDatestamp is stored, so listing again from that day leaves
         // no gap, and upserts make the overlap harmless.
@@ -117,7 +129,11 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
         break;
       }
       if (page.error) {
-        throw new QuireError('oai-error', `The OAI-PMH server answered with error "${page.error.code}": ${page.error.message}`, 502);
+        throw new QuireError(
+          'oai-error',
+          `The OAI-PMH server answered with error "${page.error.code}": ${page.error.message}`,
+          502,
+        );
       }
 
       const papers: PaperEntity[] = [];
@@ -159,8 +175,23 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
   }
 }
 
-function fresh(set: string, prefix: OaiMetadataPrefix, from: string | null, until: string | null): OaiCheckpoint {
-  return { set, metadataPrefix: prefix, from, until, resumptionToken: null, lastDatestamp: null, pages: 0, records: 0, completed: false };
+function fresh(
+  set: string,
+  prefix: OaiMetadataPrefix,
+  from: string | null,
+  until: string | null,
+): OaiCheckpoint {
+  return {
+    set,
+    metadataPrefix: prefix,
+    from,
+    until,
+    resumptionToken: null,
+    lastDatestamp: null,
+    pages: 0,
+    records: 0,
+    completed: false,
+  };
 }
 
 function listUrl(baseUrl: string, state: OaiCheckpoint): string {

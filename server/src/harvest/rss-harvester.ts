@@ -42,16 +42,32 @@ export function rssCheckpointKey(categories: string[]): string {
  */
 export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvestReport> {
   if (options.categories.length === 0) {
-    throw new QuireError('bad-input', 'No categories to harvest: pass --categories cs.AI,cs.LG or similar.', 400);
+    throw new QuireError(
+      'bad-input',
+      'No categories to harvest: pass --categories cs.AI,cs.LG or similar.',
+      400,
+    );
   }
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const url = `${options.baseUrl.replace(/\/$/, '')}/${options.categories.join('+')}`;
-  const report: RssHarvestReport = { url, feedDate: null, listed: 0, replaced: 0, skipped: 0, errors: [], counts: { inserted: 0, updated: 0, unchanged: 0 } };
+  const report: RssHarvestReport = {
+    url,
+    feedDate: null,
+    listed: 0,
+    replaced: 0,
+    skipped: 0,
+    errors: [],
+    counts: { inserted: 0, updated: 0, unchanged: 0 },
+  };
   try {
     const res = await options.client.get(url, options.signal);
     if (res.status >= 400) {
-      throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}. Check the category names and the RSS base URL.`, 502);
+      throw new QuireError(
+        'source-http-error',
+        `${url} answered HTTP ${res.status}. Check the category names and the RSS base URL.`,
+        502,
+      );
     }
     const feed = parseRssFeed(res.body, url);
     report.feedDate = feed.pubDate;
@@ -75,11 +91,29 @@ export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvest
       ],
       { key, value: checkpoint },
     );
-    options.target.logIngest({ kind: 'harvest', source: `rss ${url}`, startedAt, finishedAt: now(), ...report.counts, skipped: report.skipped, errors: report.errors.map((message) => ({ message })), status: 'ok' });
+    options.target.logIngest({
+      kind: 'harvest',
+      source: `rss ${url}`,
+      startedAt,
+      finishedAt: now(),
+      ...report.counts,
+      skipped: report.skipped,
+      errors: report.errors.map((message) => ({ message })),
+      status: 'ok',
+    });
     return report;
   } catch (err) {
     report.errors.push(errorMessage(err));
-    options.target.logIngest({ kind: 'harvest', source: `rss ${url}`, startedAt, finishedAt: now(), ...report.counts, skipped: report.skipped, errors: report.errors.map((message) => ({ message })), status: 'failed' });
+    options.target.logIngest({
+      kind: 'harvest',
+      source: `rss ${url}`,
+      startedAt,
+      finishedAt: now(),
+      ...report.counts,
+      skipped: report.skipped,
+      errors: report.errors.map((message) => ({ message })),
+      status: 'failed',
+    });
     throw err;
   }
 }
