@@ -41,6 +41,11 @@ export default ts.config(
     },
   },
   {
+    // Plain scripts are outside every tsconfig: lint them without type information.
+    files: ['**/*.mjs', '**/*.js'],
+    ...ts.configs.disableTypeChecked,
+  },
+  {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: ts.parser } },
   },

@@ -42,7 +42,7 @@ export default defineConfig({
   },
   webServer: {
     // The real server on a free port, filled from the real corpus before it starts listening.
-    command: `pnpm --silent quire serve --port ${port} --db "${dbPath}" --fresh --no-harvest --import "${listingsDir}"`,
+    command: `rm -f "${dbPath}"* && pnpm --silent quire serve --port ${port} --db "${dbPath}" --no-harvest --import "${listingsDir}"`,
     cwd: repoRoot,
     url: `http://127.0.0.1:${port}/api/ping`,
     timeout: 180_000,

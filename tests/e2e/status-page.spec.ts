@@ -29,6 +29,12 @@ test('client-side routes fall back to the app and unknown API paths answer JSON 
   const res = await request.get('/api/no-such-thing');
   expect(res.status()).toBe(404);
   expect(((await res.json()) as { error: string }).error).toBe('not-found');
+  // The server answers unknown paths with the app shell; the app itself says the page does not exist.
+  const shell = await request.get('/some/client/route');
+  expect(shell.status()).toBe(200);
+  expect(shell.headers()['content-type']).toContain('text/html');
   await page.goto('/some/client/route');
+  await expect(page.getByRole('heading', { name: 'Page not found', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the status page' }).click();
   await expect(page.getByRole('heading', { name: 'Quire', level: 1 })).toBeVisible();
 });
