@@ -19,6 +19,8 @@ export interface QuireConfig {
   harvest: boolean;
   /** Hours between two background harvests (RSS feeds are rebuilt once a day). */
   harvestEveryHours: number;
+  /** First retry delay after a failed background harvest; it doubles per failure up to harvestEveryHours. */
+  harvestRetrySeconds: number;
   /** Folder with the built web app. */
   webDir: string;
 }
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: QuireConfig = {
   oaiSet: 'cs',
   harvest: true,
   harvestEveryHours: 6,
+  harvestRetrySeconds: 300,
   webDir: 'web/build',
 };
 

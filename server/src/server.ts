@@ -22,14 +22,18 @@ export interface RunningServer {
 /** The built web app, found from this file so the server can start from any working directory. */
 export const DEFAULT_WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/build');
 
+export interface ServerDeps {
+  log?: (line: string) => void;
+  /** The HTTP client for arXiv; by default a polite one spaced by config.harvestDelaySeconds. */
+  client?: PoliteHttpClient;
+}
+
 /** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
-export async function startServer(
-  config: QuireConfig,
-  log: (line: string) => void = () => {},
-): Promise<RunningServer> {
+export async function startServer(config: QuireConfig, deps: ServerDeps = {}): Promise<RunningServer> {
+  const log = deps.log ?? (() => {});
   const store = openStore(config.dbPath);
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
-  const client = new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
+  const client = deps.client ?? new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
   const target = harvestTarget(store);
   const scheduler = config.harvest
     ? new HarvestScheduler({
@@ -38,6 +42,7 @@ export async function startServer(
         oaiSet: config.oaiSet,
         categories: config.categories,
         everyMs: config.harvestEveryHours * 3_600_000,
+        retryBaseMs: config.harvestRetrySeconds * 1000,
         client,
         target,
         log,

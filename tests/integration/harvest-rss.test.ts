@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@quire/core';
 import { harvestTarget } from '@quire/server/harvest/harvest-target';
-import { PoliteHttpClient } from '@quire/server/harvest/http-client';
+import { QuireError } from '@quire/server/errors';
+import { PoliteHttpClient, type WaitEvent } from '@quire/server/harvest/http-client';
 import { harvestOai } from '@quire/server/harvest/oai-harvester';
 import { harvestRss } from '@quire/server/harvest/rss-harvester';
 import {
@@ -117,5 +118,28 @@ describe('RSS listing harvest, day by day', () => {
       .pluck()
       .get();
     expect(estimated).toBe(0);
+  });
+
+  it('a malformed feed stores nothing and fails clearly; a 503 with Retry-After is waited out', async () => {
+    const t = tempStore();
+    stores.push(t);
+    replay.setDay('2026-04-16');
+    const opts = { baseUrl: replay.rssUrl, categories: ['cs.RO'], target: harvestTarget(t.store) };
+    replay.inject({ kind: 'malformedXml', match: /\/rss\// });
+    const err = await harvestRss({ ...opts, client: client() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QuireError);
+    expect((err as QuireError).code).toBe('malformed-xml');
+    expect(t.store.papers.count()).toBe(0);
+    expect(t.store.state.lastIngest('harvest')?.status).toBe('failed');
+
+    const waits: WaitEvent[] = [];
+    replay.inject({ kind: 'status503', retryAfterSeconds: 1, match: /\/rss\// });
+    const report = await harvestRss({
+      ...opts,
+      client: new PoliteHttpClient({ minIntervalMs: 0, onWait: (e) => waits.push(e) }),
+    });
+    expect(waits.map((w) => [w.reason, w.ms])).toEqual([['retry-after', 1000]]);
+    const want = corpus.filter((p) => p.date === '2026-04-16' && p.categories.includes('cs.RO'));
+    expect(report.listed).toBe(want.length);
   });
 });

@@ -237,7 +237,7 @@ describe('one corpus week as plain, gzip and with a broken line', () => {
     const stdout = sink();
     const code = await runImport({ dbPath, args: [path], stdout: stdout.stream, stderr: sink().stream });
     expect(code).toBe(0);
-    expect(stdout.text()).toContain(`${path}:${middle + 1}: `);
+    expect(stdout.text()).toContain(`${path} line ${middle + 1}: `);
     expect(stdout.text()).toMatch(/skipped: 1 malformed line\b/);
 
     const store = openStore(dbPath);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { absUrl, idYearMonth, isArxivId, normaliseArxivId, parseArxivId, pdfUrl } from './arxiv-id.ts';
+import {
+  absUrl,
+  idYearMonth,
+  isArxivId,
+  normaliseArxivId,
+  parseArxivId,
+  parseArxivIdLenient,
+  pdfUrl,
+} from './arxiv-id.ts';
 import type { CoreError } from './errors.ts';
 
 const invalidId = expect.objectContaining({ name: 'CoreError', code: 'invalid-arxiv-id' }) as CoreError;
@@ -88,4 +96,25 @@ describe('id helpers', () => {
     expect(() => pdfUrl('2604.12345', 0)).toThrow(invalidId);
     expect(() => absUrl('nonsense')).toThrow(invalidId);
   });
+});
+
+describe('parseArxivIdLenient', () => {
+  it.each([
+    ['http://arxiv.org/abs/1111.2011v2', '1111.2011', 2],
+    ['https://arxiv.org/abs/astro-ph/0601001v1', 'astro-ph/0601001', 1],
+    ['oai:arXiv.org:hep-th/9504118', 'hep-th/9504118', null],
+    ['oai:arXiv.org:0704.0001', '0704.0001', null],
+    ['2603.12268v1', '2603.12268', 1],
+    ['math.GT/0309136', 'math/0309136', null],
+  ])('reads %j like parseArxivId', (input, id, version) => {
+    expect(parseArxivIdLenient(input)).toEqual({ id, version });
+  });
+
+  it.each(['', 'abc', ' oai:arXiv.org:2604.1234 ', 'http://arxiv.org/api/errors#x', '2604.12345v0'])(
+    'passes %j on as found instead of throwing',
+    (input) => {
+      expect(parseArxivIdLenient(input)).toEqual({ id: input.trim(), version: null });
+      expect(() => parseArxivId(input)).toThrow(invalidId);
+    },
+  );
 });

@@ -91,6 +91,16 @@ export function normaliseArxivId(input: string): string {
   return parseArxivId(input).id;
 }
 
+/**
+ * For wire parsers (OAI-PMH, Atom, RSS): the id and version as `parseArxivId` reads them, or, when `input` is
+ * not an arXiv id, the trimmed input as found with version null. It does not throw on purpose: a parser must
+ * not fail a whole page over one bad record. The unreadable text is passed on so that `normalisePaper` rejects
+ * that one record (CoreError 'invalid-arxiv-id', naming the text), which the harvesters skip and count.
+ */
+export function parseArxivIdLenient(input: string): ArxivId {
+  return tryParse(input) ?? { id: input.trim(), version: null };
+}
+
 export function isArxivId(input: string): boolean {
   return tryParse(input) !== null;
 }

@@ -8,6 +8,7 @@ import {
   isYmd,
   mondayOf,
   parseInstant,
+  rfc2822Day,
   weekdayOf,
   ymdOfDayNumber,
   ymdOfInstant,
@@ -129,10 +130,48 @@ describe('instants', () => {
     expect(ymdOfInstant(Date.UTC(2026, 2, 12, 23, 59, 59))).toBe('2026-03-12');
   });
 
+  it('reads full month names, one-digit hours and dates without a weekday', () => {
+    expect(parseInstant('2 April 2007 9:18:42 GMT')).toBe(Date.UTC(2007, 3, 2, 9, 18, 42));
+    expect(parseInstant('Sun, 31 Dec 2006 23:59:59 +0000')).toBe(Date.UTC(2006, 11, 31, 23, 59, 59));
+  });
+
+  it('refuses a day without a time as an instant, in either form', () => {
+    expect(codeOf(() => parseInstant('2 Apr 2007'))).toBe('invalid-date');
+    expect(codeOf(() => parseInstant('Sat, 31 Feb 2007 10:00:00 GMT'))).toBe('invalid-date');
+  });
+
   it('canonicalises timestamps to UTC and keeps bare days as days', () => {
     expect(canonicalTimestamp('Mon, 2 Apr 2007 19:18:42 GMT')).toBe('2007-04-02T19:18:42Z');
+    expect(canonicalTimestamp('Mon, 16 Mar 2026 22:30:00 -0400')).toBe('2026-03-17T02:30:00Z');
+    expect(canonicalTimestamp('2 Apr 2007')).toBe('2007-04-02');
+    expect(codeOf(() => canonicalTimestamp('yesterday'))).toBe('invalid-date');
     expect(canonicalTimestamp('2026-03-12T18:03:00.250+01:00')).toBe('2026-03-12T17:03:00.250Z');
     expect(canonicalTimestamp(' 2026-03-12 ')).toBe('2026-03-12');
     expect(codeOf(() => canonicalTimestamp('2026-02-30'))).toBe('invalid-date');
+  });
+});
+
+describe('rfc2822Day', () => {
+  it("gives the day as written, in the date's own offset", () => {
+    expect(rfc2822Day('Mon, 16 Mar 2026 22:30:00 -0400')).toBe('2026-03-16');
+    expect(rfc2822Day('Tue, 17 Mar 2026 01:30:00 +0200')).toBe('2026-03-17');
+    expect(rfc2822Day('Mon, 16 Mar 2026 00:00:00 -0400')).toBe('2026-03-16');
+    expect(rfc2822Day(' 2 Apr 2007 ')).toBe('2007-04-02');
+  });
+
+  it('rejects what is not a real RFC 2822 date with invalid-date', () => {
+    for (const bad of [
+      'Mon, 2 Foo 2007 19:18:42 GMT',
+      'Sat, 31 Feb 2007',
+      'Mon, 2 Apr 2007 25:00:00 GMT',
+      'Mon, 2 Apr 2007 19:18:42 XYZ',
+      '2026-03-16',
+      'yesterday',
+    ]) {
+      expect(
+        codeOf(() => rfc2822Day(bad)),
+        bad,
+      ).toBe('invalid-date');
+    }
   });
 });

@@ -11,10 +11,13 @@ const MS_PER_MINUTE = 60_000;
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
-const RFC2822_INSTANT =
-  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([A-Z]{1,3}|[+-]\d{4})?$/i;
+// The time may be left out ("2 Apr 2007"); such a date names a day, not an instant.
+const RFC2822_DATE =
+  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(\d{1,2})\s+([A-Za-z]{3,9})\s+(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([A-Z]{1,3}|[+-]\d{4})?)?$/i;
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTHS = 'january february march april may june july august september october november december'.split(
+  ' ',
+);
 
 /** Offsets in minutes of the zone names RFC 2822 allows; arXivRaw writes GMT. */
 const RFC2822_ZONES: Record<string, number> = {
@@ -142,16 +145,13 @@ export function ymdOfInstant(ms: number): string {
   return ymdOfDayNumber(Math.floor(ms / MS_PER_DAY));
 }
 
-function instantOf(
-  civil: CivilDate,
-  hour: number,
-  minute: number,
-  second: number,
-  ms: number,
-): number | null {
-  if (!isValidCivil(civil.year, civil.month, civil.day) || hour > 23 || minute > 59 || second > 59)
-    return null;
-  return daysFromCivil(civil) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+/** A date as written: its calendar day, its wall-clock time and the offset it was written in. */
+interface WrittenDate {
+  civil: CivilDate;
+  /** Milliseconds since the local midnight; null when only a day was written. */
+  msOfDay: number | null;
+  /** Minutes east of UTC. */
+  offset: number;
 }
 
 function offsetMinutes(zone: string): number | null {
@@ -165,36 +165,72 @@ function offsetMinutes(zone: string): number | null {
   return RFC2822_ZONES[zone.toLowerCase()] ?? null;
 }
 
+/** "Apr" or "April" → 4; 0 for anything else. */
+function monthNumber(name: string): number {
+  const lower = name.toLowerCase();
+  return MONTHS.findIndex((month) => month === lower || month.slice(0, 3) === lower) + 1;
+}
+
+/** Null unless every part names something real: the day, the time of day and the zone. */
+function writtenDate(
+  civil: CivilDate,
+  clock: readonly [string | undefined, string | undefined, string | undefined] | null,
+  fraction: number,
+  zone: string | undefined,
+): WrittenDate | null {
+  const offset = zone === undefined ? 0 : offsetMinutes(zone);
+  if (offset === null || !isValidCivil(civil.year, civil.month, civil.day)) return null;
+  if (clock === null) return { civil, msOfDay: null, offset };
+  const [hour, minute, second] = [Number(clock[0]), Number(clock[1]), Number(clock[2] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  return { civil, msOfDay: ((hour * 60 + minute) * 60 + second) * 1000 + fraction, offset };
+}
+
+function readIso(s: string): WrittenDate | null {
+  const m = ISO_INSTANT.exec(s);
+  if (!m) return null;
+  const civil = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  const fraction = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+  return writtenDate(civil, [m[4], m[5], m[6]], fraction, m[8]);
+}
+
+/**
+ * RFC 2822 (and RFC 822 / 1123) dates as arXiv writes them: "Mon, 2 Apr 2007 19:18:42 GMT" (arXivRaw, the
+ * Kaggle snapshot), "Mon, 16 Mar 2026 00:00:00 -0400" (RSS). Full month names and a missing time are accepted.
+ */
+function readRfc2822(s: string): WrittenDate | null {
+  const m = RFC2822_DATE.exec(s);
+  if (!m) return null;
+  const civil = { year: Number(m[3]), month: monthNumber(m[2] ?? ''), day: Number(m[1]) };
+  return writtenDate(civil, m[4] === undefined ? null : [m[4], m[5], m[6]], 0, m[7]);
+}
+
+function instantOfWritten({ civil, msOfDay, offset }: WrittenDate): number {
+  return daysFromCivil(civil) * MS_PER_DAY + (msOfDay ?? 0) - offset * MS_PER_MINUTE;
+}
+
 /**
  * Reads an ISO 8601 timestamp ("2026-03-12T18:03:00Z", "…+01:00") or an RFC 2822 date as arXivRaw writes it
  * ("Mon, 2 Apr 2007 19:18:42 GMT") into epoch milliseconds. A timestamp without a zone is read as UTC,
- * because every arXiv interface that gives times gives them in UTC/GMT.
+ * because every arXiv interface that gives times gives them in UTC/GMT. A day without a time is not an instant
+ * and is refused, in either form.
  */
 export function parseInstant(input: string): number {
   const s = input.trim();
-  let civil: CivilDate;
-  let clock: (string | undefined)[];
-  let zone: string | undefined;
-  let fraction = 0;
-  const iso = ISO_INSTANT.exec(s);
-  const rfc = iso ? null : RFC2822_INSTANT.exec(s);
-  if (iso) {
-    civil = { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
-    clock = [iso[4], iso[5], iso[6]];
-    fraction = iso[7] ? Math.floor(Number(`0.${iso[7]}`) * 1000) : 0;
-    zone = iso[8];
-  } else if (rfc) {
-    const month = MONTHS.indexOf((rfc[2] ?? '').toLowerCase()) + 1;
-    civil = { year: Number(rfc[3]), month, day: Number(rfc[1]) };
-    clock = [rfc[4], rfc[5], rfc[6]];
-    zone = rfc[7];
-  } else {
-    throw invalidDate(input);
-  }
-  const offset = zone === undefined ? 0 : offsetMinutes(zone);
-  const local = instantOf(civil, Number(clock[0]), Number(clock[1]), Number(clock[2] ?? 0), fraction);
-  if (offset === null || local === null) throw invalidDate(input);
-  return local - offset * MS_PER_MINUTE;
+  const date = readIso(s) ?? readRfc2822(s);
+  if (date === null || date.msOfDay === null) throw invalidDate(input);
+  return instantOfWritten(date);
+}
+
+/**
+ * The calendar day an RFC 2822 date is written in, read in the date's own offset rather than converted to UTC:
+ * "Mon, 16 Mar 2026 22:30:00 -0400" is 2026-03-16, though it is already the 17th in UTC. arXiv's listing feeds
+ * name the listing day this way. Throws CoreError('invalid-date').
+ */
+export function rfc2822Day(input: string): string {
+  const date = readRfc2822(input.trim());
+  if (date === null) throw invalidDate(input);
+  return formatYmd(date.civil);
 }
 
 /** "2026-03-12T18:03:00Z": seconds precision, as the sources give it; milliseconds only when non-zero. */
@@ -208,13 +244,16 @@ export function formatInstant(ms: number): string {
 }
 
 /**
- * A source's submission date in the one form the store keeps: a bare day stays a day (inventing a time would
- * claim precision nobody had), anything else becomes a UTC timestamp.
+ * A source's submission date in the one form the store keeps: a bare day ("2026-03-12", or an RFC 2822 date
+ * without a time) stays a day (inventing a time would claim precision nobody had), anything else becomes a
+ * UTC timestamp. Throws CoreError('invalid-date').
  */
 export function canonicalTimestamp(input: string): string {
   const s = input.trim();
   if (YMD.test(s)) return formatYmd(parseYmd(s));
-  return formatInstant(parseInstant(s));
+  const date = readIso(s) ?? readRfc2822(s);
+  if (date === null) throw invalidDate(input);
+  return date.msOfDay === null ? formatYmd(date.civil) : formatInstant(instantOfWritten(date));
 }
 
 /** Epoch milliseconds of a day (its UTC midnight) or a timestamp; for ordering mixed values. */

@@ -112,6 +112,14 @@ describe('normalisePaper', () => {
     ]);
   });
 
+  it('splits an author string with its parenthesised affiliations', () => {
+    const paper = normalisePaper({ ...raw, authors: 'Ada Lovelace (Analytical Engines), Alan Turing, Jr.' });
+    expect(paper.authors).toEqual([
+      { name: 'Ada Lovelace', affiliations: ['Analytical Engines'] },
+      { name: 'Alan Turing Jr.', affiliations: [] },
+    ]);
+  });
+
   it('prefers a given v1 date and a given listing date', () => {
     const paper = normalisePaper({ ...raw, submittedV1: '2026-03-04T12:00:00Z', listingDate: '2026-03-10' });
     expect(paper.submittedV1).toBe('2026-03-04T12:00:00Z');

@@ -3,12 +3,13 @@
  * the Kaggle snapshot) goes through here, so two sources describing one paper produce comparable entities.
  */
 import { absUrl, parseArxivId, pdfUrl } from './arxiv-id.ts';
+import { splitAuthorLine } from './author-lines.ts';
 import { findCodeLinks } from './code-links.ts';
 import { canonicalTimestamp, isYmd } from './dates.ts';
 import { CoreError } from './errors.ts';
 import { estimateListingDate } from './listing-schedule.ts';
 import type { Author, PaperEntity, PaperVersion, RawPaper } from './paper.ts';
-import { normaliseAuthorName, normaliseText, splitAuthors } from './text-normalise.ts';
+import { normaliseAuthorName, normaliseText } from './text-normalise.ts';
 
 function invalidPaper(id: string, problem: string): CoreError {
   return new CoreError(
@@ -35,9 +36,8 @@ function requiredText(id: string, field: string, s: unknown): string {
 }
 
 function normaliseAuthors(authors: RawPaper['authors']): Author[] {
-  if (typeof authors === 'string') return splitAuthors(authors).map((name) => ({ name, affiliations: [] }));
   const result: Author[] = [];
-  for (const author of authors) {
+  for (const author of typeof authors === 'string' ? splitAuthorLine(authors) : authors) {
     const name = normaliseAuthorName(typeof author === 'string' ? author : author.name);
     if (name === '') continue;
     const affiliations = typeof author === 'string' ? [] : (author.affiliations ?? []);

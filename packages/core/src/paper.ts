@@ -54,7 +54,10 @@ export interface RawPaper {
   id: string;
   title: string;
   abstract: string;
-  /** Names, or names with affiliations. A single comma/"and"-separated string is also accepted. */
+  /**
+   * Names, or names with affiliations. A single comma/"and"-separated string is also accepted and split by
+   * `splitAuthorLine` (author-lines.ts), parenthesised affiliations included.
+   */
   authors: ReadonlyArray<string | { name: string; affiliations?: readonly string[] }> | string;
   /** Primary first, as an array or a space-separated string. */
   categories: readonly string[] | string;

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  authorKey,
-  collapseWhitespace,
-  normaliseAuthorName,
-  normaliseText,
-  splitAuthors,
-} from './text-normalise.ts';
+import { authorKey, collapseWhitespace, normaliseAuthorName, normaliseText } from './text-normalise.ts';
 
 describe('text normalisation', () => {
   it('collapses whitespace runs, newlines and tabs included, and trims', () => {
@@ -36,25 +30,5 @@ describe('author names', () => {
     expect(authorKey('J. Müller')).toBe(authorKey('j muller'));
     expect(authorKey('John Smith, Jr.')).toBe(authorKey('John Smith Jr'));
     expect(authorKey('Ada Lovelace')).not.toBe(authorKey('Alan Turing'));
-  });
-});
-
-describe('splitAuthors', () => {
-  it.each([
-    ['Ada Lovelace, Alan Turing and Grace Hopper', ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']],
-    ['Ada Lovelace, Alan Turing, and Grace Hopper', ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']],
-    ['Ada Lovelace, Alan Turing, Grace Hopper', ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']],
-    ['Ada Lovelace; Alan Turing', ['Ada Lovelace', 'Alan Turing']],
-    ['Ada Lovelace and Alan Turing', ['Ada Lovelace', 'Alan Turing']],
-    ['Ada Lovelace', ['Ada Lovelace']],
-    ['Ada\n  Lovelace,\n Alan Turing', ['Ada Lovelace', 'Alan Turing']],
-    ['Martin Luther King, Jr., Grace Hopper', ['Martin Luther King, Jr.', 'Grace Hopper']],
-    ['John Smith, III and Ada Lovelace', ['John Smith, III', 'Ada Lovelace']],
-    ['A. Author (MIT, USA), B. Author (ETH)', ['A. Author (MIT, USA)', 'B. Author (ETH)']],
-    ['Andrea Anderson and Sandy Andrews', ['Andrea Anderson', 'Sandy Andrews']],
-    ['', []],
-    [' , ,and ', []],
-  ])('splits %j', (input, names) => {
-    expect(splitAuthors(input)).toEqual(names);
   });
 });

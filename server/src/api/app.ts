@@ -1,31 +1,26 @@
-import { CoreError, normaliseArxivId, type PaperEntity } from '@quire/core';
+import {
+  CoreError,
+  initialHarvestState,
+  normaliseArxivId,
+  type HarvestStateDto,
+  type PaperEntity,
+  type StatusDto,
+} from '@quire/core';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
-import type { HarvestState } from '../harvest/harvest-scheduler.ts';
 import type { Store } from '../store/open-store.ts';
 import { serveWebApp } from './static-files.ts';
 
 export interface AppOptions {
   store: Store;
   /** Live harvest state, or null when background harvesting is off. */
-  harvestState: () => HarvestState | null;
+  harvestState: () => HarvestStateDto | null;
   /** Fetches a paper the store lacks from arXiv's query API; absent when no source is configured. */
   fetchPaper?: (id: string) => Promise<PaperEntity>;
   /** Folder of the built web app; absent in API-only tests. */
   webDir?: string;
 }
-
-const DISABLED_HARVEST = {
-  status: 'disabled',
-  startedAt: null,
-  lastSuccessAt: null,
-  lastError: null,
-  lastErrorAt: null,
-  consecutiveFailures: 0,
-  nextRunAt: null,
-  lastRun: null,
-} as const;
 
 export function createApp(options: AppOptions): Hono {
   const { store } = options;
@@ -34,10 +29,9 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/ping', (c) => c.json({ ok: true }));
 
   app.get('/api/status', (c) => {
-    const stats = store.papers.stats();
-    return c.json({
-      ...stats,
-      harvest: options.harvestState() ?? DISABLED_HARVEST,
+    const status: StatusDto = {
+      ...store.papers.stats(),
+      harvest: options.harvestState() ?? initialHarvestState('disabled'),
       recentIngests: store.state.recentIngests(10).map((r) => ({
         kind: r.kind,
         source: r.source,
@@ -48,7 +42,8 @@ export function createApp(options: AppOptions): Hono {
         unchanged: r.unchanged,
         skipped: r.skipped,
       })),
-    });
+    };
+    return c.json(status);
   });
 
   // Old-style ids contain a slash (hep-th/9901001), so the id takes the rest of the path.

@@ -23,6 +23,7 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
       until: { type: 'string' },
       prefix: { type: 'string' },
       delay: { type: 'string' },
+      retries: { type: 'string' },
     },
     strict: true,
   });
@@ -47,9 +48,18 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
       400,
     );
   }
+  const retries = values.retries === undefined ? 5 : Number(values.retries);
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new QuireError(
+      'bad-input',
+      `--retries must be a whole number (default 5), not "${values.retries}".`,
+      400,
+    );
+  }
   const both = values.oai === undefined && values.rss === undefined;
   const client = new PoliteHttpClient({
     minIntervalMs: delay * 1000,
+    maxRetries: retries,
     onWait: (e) => {
       if (e.reason !== 'rate-limit')
         writeLine(

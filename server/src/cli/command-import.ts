@@ -105,7 +105,7 @@ export function summarise(report: ImportReport, dbPath: string): string {
     for (const file of report.files) {
       for (const error of file.errors) {
         if (shown++ >= SHOWN_SKIPPED_LINES) break;
-        lines.push(`    ${file.path}:${error.line}: ${error.message}`);
+        lines.push(`    ${file.path} line ${error.line}: ${error.message}`);
       }
     }
     if (totals.skipped > SHOWN_SKIPPED_LINES) {

@@ -43,7 +43,7 @@ export async function runServe(ctx: CliContext): Promise<number> {
       writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
   }
 
-  const server = await startServer(config, (line) => writeLine(ctx.stderr, line));
+  const server = await startServer(config, { log: (line) => writeLine(ctx.stderr, line) });
   writeLine(
     ctx.stdout,
     `Quire is serving ${server.store.papers.count()} papers at ${server.url} (database ${config.dbPath}).`,

@@ -22,7 +22,7 @@ const USAGE = `Usage: pnpm quire <command> [options]   (--db PATH or QUIRE_DB se
 Commands:
   import <path…>            import dumps, files or folders (listing JSON Lines, Kaggle snapshot, OAI-PMH XML; plain, .gz or .br)
   harvest [--oai URL | --rss URL] [--set cs] [--categories cs.AI,cs.LG] [--from DATE] [--until DATE]
-          [--prefix arXiv|arXivRaw|oai_dc] [--delay SECONDS]
+          [--prefix arXivRaw|arXiv|oai_dc] [--delay SECONDS] [--retries N]
                             harvest arXiv (default: RSS listings, then OAI-PMH, 3 seconds between requests)
   fetch <arxiv id or URL> [--api URL]
                             fetch one paper through arXiv's query API

@@ -1,4 +1,4 @@
-import { addDays } from '@quire/core';
+import { addDays, initialHarvestState, type HarvestStateDto } from '@quire/core';
 import { errorMessage } from '../errors.ts';
 import type { PoliteHttpClient } from './http-client.ts';
 import type { HarvestTarget } from './harvest-target.ts';
@@ -19,33 +19,13 @@ export interface SchedulerOptions {
   log?: (line: string) => void;
 }
 
-export interface HarvestState {
-  status: 'idle' | 'running' | 'waiting-to-retry' | 'stopped';
-  startedAt: string | null;
-  lastSuccessAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  consecutiveFailures: number;
-  nextRunAt: string | null;
-  lastRun: { rssListed: number; rssReplaced: number; oaiRecords: number } | null;
-}
-
 /**
  * Background harvesting for `serve`: today's RSS listings, then an incremental OAI-PMH pass, every few
  * hours. When arXiv cannot be reached the server keeps serving; the failure is reported in the state (shown
  * on the status page) and retried with a growing delay.
  */
 export class HarvestScheduler {
-  readonly state: HarvestState = {
-    status: 'idle',
-    startedAt: null,
-    lastSuccessAt: null,
-    lastError: null,
-    lastErrorAt: null,
-    consecutiveFailures: 0,
-    nextRunAt: null,
-    lastRun: null,
-  };
+  readonly state: HarvestStateDto = initialHarvestState();
   private timer: NodeJS.Timeout | null = null;
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;

@@ -2,7 +2,7 @@ import { countsAsNew, normalisePaper, type PaperEntity } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
 import { parseRssFeed, type RssItem } from '../sources/rss.ts';
 import type { PoliteHttpClient } from './http-client.ts';
-import { type HarvestTarget, type UpsertCounts } from './harvest-target.ts';
+import { ZERO_COUNTS, type HarvestTarget, type UpsertCounts } from './harvest-target.ts';
 
 export interface RssHarvestOptions {
   /** Base of the listing feeds, e.g. https://rss.arxiv.org/rss; categories are appended joined by '+'. */
@@ -58,8 +58,19 @@ export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvest
     replaced: 0,
     skipped: 0,
     errors: [],
-    counts: { inserted: 0, updated: 0, unchanged: 0 },
+    counts: ZERO_COUNTS,
   };
+  const log = (status: 'ok' | 'failed') =>
+    options.target.logIngest({
+      kind: 'harvest',
+      source: `rss ${url}`,
+      startedAt,
+      finishedAt: now(),
+      ...report.counts,
+      skipped: report.skipped,
+      errors: report.errors.map((message) => ({ message })),
+      status,
+    });
   try {
     const res = await options.client.get(url, options.signal);
     if (res.status >= 400) {
@@ -91,29 +102,11 @@ export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvest
       ],
       { key, value: checkpoint },
     );
-    options.target.logIngest({
-      kind: 'harvest',
-      source: `rss ${url}`,
-      startedAt,
-      finishedAt: now(),
-      ...report.counts,
-      skipped: report.skipped,
-      errors: report.errors.map((message) => ({ message })),
-      status: 'ok',
-    });
+    log('ok');
     return report;
   } catch (err) {
     report.errors.push(errorMessage(err));
-    options.target.logIngest({
-      kind: 'harvest',
-      source: `rss ${url}`,
-      startedAt,
-      finishedAt: now(),
-      ...report.counts,
-      skipped: report.skipped,
-      errors: report.errors.map((message) => ({ message })),
-      status: 'failed',
-    });
+    log('failed');
     throw err;
   }
 }

@@ -86,7 +86,10 @@ export function describeFile(file: FileReport): string {
       papersOf(file) > 0 ? ` (${formatCount(papersOf(file))} papers stored before it stopped)` : '';
     return `${name}: failed: ${file.failure.message}${stored}`;
   }
-  const skipped = file.skipped > 0 ? `, ${formatCount(file.skipped)} malformed lines skipped` : '';
+  const skipped =
+    file.skipped > 0
+      ? `, ${formatCount(file.skipped)} malformed line${file.skipped === 1 ? '' : 's'} skipped`
+      : '';
   return (
     `${name}: ${formatCount(papersOf(file))} ${papersOf(file) === 1 ? 'paper' : 'papers'} (${formatCount(file.inserted)} new, ` +
     `${formatCount(file.updated)} updated, ${formatCount(file.unchanged)} unchanged)${skipped} ` +

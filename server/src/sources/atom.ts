@@ -4,8 +4,7 @@
  * the two read the same. `published` is the v1 date and `updated` the date of the version the entry
  * id names, so an entry yields at most two dated versions.
  */
-import type { RawPaper } from '@quire/core';
-import { parseArxivRef } from './arxiv-ids.ts';
+import { parseArxivIdLenient, type RawPaper } from '@quire/core';
 import {
   attr,
   child,
@@ -55,9 +54,10 @@ export function parseAtomFeed(xml: string, source = 'the arXiv API response'): A
 }
 
 function entryToPaper(entry: unknown, entryId: string): RawPaper {
-  // The id is the abs URL; fall back to the alternate link should a feed ever omit it.
+  // The id is the abs URL; fall back to the alternate link should a feed ever omit it. An unreadable id is
+  // passed on for normalisePaper to reject (see parseArxivIdLenient).
   const alternate = list(child(entry, 'link')).find((link) => attr(link, 'rel') === 'alternate');
-  const ref = parseArxivRef(entryId || (attr(alternate, 'href') ?? ''));
+  const ref = parseArxivIdLenient(entryId || (attr(alternate, 'href') ?? ''));
   const published = optText(child(entry, 'published'))?.trim() ?? null;
   const updated = optText(child(entry, 'updated'))?.trim() ?? null;
   const version = ref.version ?? 1;

@@ -11,11 +11,9 @@
  * Titles are collapsed to one line (the snapshot keeps arXiv's hard line wraps) and abstracts trimmed;
  * everything else is passed on as found for core's normaliser.
  */
-import type { RawPaper } from '@quire/core';
+import { collapseWhitespace, isYmd, joinName, splitAuthorLine, type RawPaper } from '@quire/core';
 import { QuireError } from '../errors.ts';
-import { joinName, splitAuthorLine } from './authors.ts';
-import { rfc822ToIso } from './dates.ts';
-import { collapse } from './whitespace.ts';
+import { versionEntry, type WireVersion } from './version-entries.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,12 +44,12 @@ function badLine(reason: string): QuireError {
 
 function fromListing(r: Json): RawPaper {
   const date = r.date;
-  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
-    throw badLine('the listing record has no "date" in YYYY-MM-DD form');
+  if (typeof date !== 'string' || !isYmd(date)) {
+    throw badLine('the listing record has no "date" that is a YYYY-MM-DD day');
   }
   return {
     id: r.id as string,
-    title: collapse(str(r.title) ?? ''),
+    title: collapseWhitespace(str(r.title) ?? ''),
     abstract: (str(r.abstract) ?? '').trim(),
     authors: strings(r.authors),
     categories: strings(r.categories),
@@ -62,22 +60,16 @@ function fromListing(r: Json): RawPaper {
 }
 
 function fromKaggle(r: Json): RawPaper {
-  const versions: Array<{ version: number; submitted: string | null; size: null }> = [];
+  const versions: WireVersion[] = [];
   if (Array.isArray(r.versions)) {
     for (const [index, v] of r.versions.entries()) {
       const entry = (typeof v === 'object' && v !== null ? v : {}) as Json;
-      const label = str(entry.version);
-      const created = str(entry.created);
-      versions.push({
-        version: label && /^v\d+$/.test(label) ? Number(label.slice(1)) : index + 1,
-        submitted: created === null ? null : rfc822ToIso(created),
-        size: null,
-      });
+      versions.push(versionEntry(str(entry.version), index, str(entry.created), null));
     }
   }
   return {
     id: r.id as string,
-    title: collapse(str(r.title) ?? ''),
+    title: collapseWhitespace(str(r.title) ?? ''),
     abstract: (str(r.abstract) ?? '').trim(),
     authors: kaggleAuthors(r),
     categories: r.categories as string,

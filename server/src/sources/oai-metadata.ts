@@ -4,10 +4,15 @@
  * day (its `updated` day belongs to a version whose number it does not state, so it is dropped), and
  * oai_dc gives bare dates.
  */
-import type { RawPaper } from '@quire/core';
-import { parseArxivRef } from './arxiv-ids.ts';
-import { invertName, joinName, splitAuthorLine } from './authors.ts';
-import { rfc822ToIso } from './dates.ts';
+import {
+  collapseWhitespace,
+  invertName,
+  joinName,
+  parseArxivIdLenient,
+  splitAuthorLine,
+  type RawPaper,
+} from '@quire/core';
+import { versionEntry } from './version-entries.ts';
 import { attr, child, line, list, optLine, optText, text } from './xml.ts';
 
 /** Local names of the metadata elements this module reads; anything else is an unknown format. */
@@ -69,15 +74,9 @@ function fromArxiv(node: unknown, header: HeaderFacts): RawPaper {
 }
 
 function fromArxivRaw(node: unknown, header: HeaderFacts): RawPaper {
-  const versions = list(child(node, 'version')).map((v, index) => {
-    const label = attr(v, 'version') ?? '';
-    const number = /^v\d+$/.test(label) ? Number(label.slice(1)) : index + 1;
-    return {
-      version: number,
-      submitted: rfc822ToIso(text(child(v, 'date'))),
-      size: optText(child(v, 'size')),
-    };
-  });
+  const versions = list(child(node, 'version')).map((v, index) =>
+    versionEntry(attr(v, 'version'), index, optText(child(v, 'date')), optText(child(v, 'size'))),
+  );
   const first = versions.find((v) => v.version === 1);
   return {
     id: optText(child(node, 'id')) ?? header.id,
@@ -115,7 +114,7 @@ function fromDublinCore(node: unknown, header: HeaderFacts): RawPaper {
   let doi: string | null = null;
   for (const identifier of list(child(node, 'identifier'))) {
     const value = text(identifier).trim();
-    if (/arxiv\.org\/abs\//i.test(value)) id = parseArxivRef(value).id;
+    if (/arxiv\.org\/abs\//i.test(value)) id = parseArxivIdLenient(value).id;
     else if (/^doi:/i.test(value)) doi ??= value.slice(4).trim();
   }
 
@@ -135,7 +134,7 @@ function fromDublinCore(node: unknown, header: HeaderFacts): RawPaper {
     categories,
     versions: earliest ? [{ version: 1, submitted: earliest, size: null }] : [],
     submittedV1: earliest,
-    comment: comment === null ? null : comment.replace(/\s+/g, ' '),
+    comment: comment === null ? null : collapseWhitespace(comment),
     doi,
     license: optLine(child(node, 'rights')),
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { normalisePaper, type RawPaper } from '@quire/core';
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../errors.ts';
 import { parseOaiResponse } from './oai-pmh.ts';
@@ -237,6 +238,23 @@ describe('parseOaiResponse edge cases', () => {
     expect(page.records).toEqual([]);
     expect(page.deleted).toEqual(['0704.0001']);
     expect(page.resumptionToken).toEqual({ token: null, cursor: 1000, completeListSize: 1001 });
+  });
+
+  it('passes an unreadable id on, for normalisePaper to reject that record alone', () => {
+    const record = (identifier: string, id: string): string =>
+      `<record><header><identifier>${identifier}</identifier><datestamp>2026-04-30</datestamp></header>` +
+      `<metadata><arXiv><id>${id}</id><title>T</title><abstract>A</abstract><categories>cs.AI</categories>` +
+      `</arXiv></metadata></record>`;
+    const page = parseOaiResponse(
+      envelope(
+        `<ListRecords>${record('oai:arXiv.org:0704.0001', '0704.0001')}` +
+          `${record('oai:arXiv.org:not-an-id', '')}</ListRecords>`,
+      ),
+    );
+    const [good, bad] = page.records.map((r) => r.paper) as [RawPaper, RawPaper];
+    expect([good.id, bad.id]).toEqual(['0704.0001', 'oai:arXiv.org:not-an-id']);
+    expect(normalisePaper(good).id).toBe('0704.0001');
+    expect(() => normalisePaper(bad)).toThrow(expect.objectContaining({ code: 'invalid-arxiv-id' }));
   });
 
   it('rejects a record in a metadata format it does not read', () => {

@@ -3,9 +3,8 @@
  * part of the protocol's normal flow, so they are reported in the page rather than thrown; only a
  * document that is not a whole, well-formed OAI-PMH response throws.
  */
-import type { RawPaper } from '@quire/core';
+import { parseArxivIdLenient, type RawPaper } from '@quire/core';
 import { QuireError } from '../errors.ts';
-import { stripOaiPrefix } from './arxiv-ids.ts';
 import {
   METADATA_FORMATS,
   METADATA_REPEATED_TAGS,
@@ -45,7 +44,10 @@ export interface OaiPage {
   verb: string;
   responseDate: string | null;
   records: OaiRecord[];
-  /** arXiv ids (without the "oai:arXiv.org:" prefix) of records whose header says status="deleted". */
+  /**
+   * Normalised arXiv ids (no "oai:arXiv.org:" prefix, no version) of records whose header says
+   * status="deleted"; an identifier that holds no arXiv id is listed as found.
+   */
   deleted: string[];
   resumptionToken: OaiResumptionToken | null;
   error: null | { code: string; message: string };
@@ -86,7 +88,7 @@ export function parseOaiResponse(xml: string, source = 'the OAI-PMH response'): 
     // Headers only: nothing to store, but deletions are still worth knowing.
     for (const header of list(child(body, 'header'))) {
       if (attr(header, 'status') === 'deleted')
-        page.deleted.push(stripOaiPrefix(text(child(header, 'identifier'))));
+        page.deleted.push(arxivIdOf(text(child(header, 'identifier'))));
     }
   }
   page.resumptionToken = readToken(child(body, 'resumptionToken'));
@@ -97,7 +99,7 @@ function readRecord(record: unknown, page: OaiPage, source: string): void {
   const header = child(record, 'header');
   const identifier = text(child(header, 'identifier')).trim();
   if (attr(header, 'status') === 'deleted') {
-    page.deleted.push(stripOaiPrefix(identifier));
+    page.deleted.push(arxivIdOf(identifier));
     return;
   }
   const sets = list(child(header, 'setSpec')).map((spec) => text(spec).trim());
@@ -118,10 +120,18 @@ function readRecord(record: unknown, page: OaiPage, source: string): void {
     datestamp: text(child(header, 'datestamp')).trim(),
     sets,
     paper: metadataToPaper(format, child(metadata, format), {
-      id: stripOaiPrefix(identifier),
+      id: arxivIdOf(identifier),
       setSpecs: sets,
     }),
   });
+}
+
+/**
+ * "oai:arXiv.org:hep-th/9504118" → "hep-th/9504118". A record whose identifier holds no arXiv id keeps it as
+ * found, so that normalisePaper rejects that one record rather than the parser failing the page.
+ */
+function arxivIdOf(identifier: string): string {
+  return parseArxivIdLenient(identifier).id;
 }
 
 function findFormat(metadata: unknown): MetadataFormat | null {

@@ -135,6 +135,13 @@ describe('parseRssFeed', () => {
     expect(parseRssFeed(feed([item(late)])).items[0]?.listingDate).toBe('2026-03-17');
   });
 
+  it('passes an unreadable guid on as found and falls back to the channel for an unreadable pubDate', () => {
+    const odd = { ...ITEMS[0], id: 'not-an-id', pubDate: 'sometime' } as ItemSpec;
+    const [only] = parseRssFeed(feed([item(odd)])).items;
+    expect(only?.paper.id).toBe('oai:arXiv.org:not-an-id');
+    expect(only?.listingDate).toBe('2026-03-16');
+  });
+
   it('accepts an empty weekend feed', () => {
     const empty = parseRssFeed(feed([], 'Sat, 21 Mar 2026 00:00:00 -0400'));
     expect(empty).toEqual({

@@ -7,11 +7,16 @@
  * in `skipped`: guessing whether an unknown kind is a new paper would corrupt the momentum counts, and
  * the count makes a format change visible in the ingest log.
  */
-import type { AnnounceType, RawPaper } from '@quire/core';
+import {
+  countsAsNew,
+  parseArxivIdLenient,
+  rfc2822Day,
+  splitAuthorLine,
+  type AnnounceType,
+  type RawPaper,
+} from '@quire/core';
 import { QuireError } from '../errors.ts';
-import { parseArxivRef, stripOaiPrefix } from './arxiv-ids.ts';
-import { splitAuthorLine } from './authors.ts';
-import { rfc822Day } from './dates.ts';
+import { readOrNull } from './read-or-null.ts';
 import { child, createXmlParser, line, list, optLine, optText, parseXmlDocument, text } from './xml.ts';
 
 export interface RssItem {
@@ -74,17 +79,18 @@ function isAnnounceType(value: string): value is AnnounceType {
   return ANNOUNCE_TYPES.has(value);
 }
 
+/** The day of an RFC 2822 date in its own offset; null when absent or unreadable, so the caller falls back. */
 function dayOf(node: unknown): string | null {
   const value = optText(node);
-  return value === null ? null : rfc822Day(value);
+  return value === null ? null : readOrNull(rfc2822Day, value);
 }
 
 function itemToPaper(item: unknown, announceType: AnnounceType, listingDate: string): RawPaper {
+  // The guid is "oai:arXiv.org:2603.12268v1"; an unreadable id is passed on for normalisePaper to reject.
   const guid = text(child(item, 'guid')).trim();
-  const ref = parseArxivRef(guid !== '' ? stripOaiPrefix(guid) : text(child(item, 'link')));
+  const ref = parseArxivIdLenient(guid !== '' ? guid : text(child(item, 'link')));
   const description = text(child(item, 'description'));
   const marker = ABSTRACT_MARKER.exec(description);
-  const isNew = announceType === 'new' || announceType === 'cross';
   return {
     id: ref.id,
     title: line(child(item, 'title')),
@@ -96,7 +102,7 @@ function itemToPaper(item: unknown, announceType: AnnounceType, listingDate: str
     // The version in the guid is the one announced; its submission time is not in the feed.
     versions: ref.version === null ? [] : [{ version: ref.version, submitted: null, size: null }],
     // A replacement's feed day is not the day the paper was first listed.
-    ...(isNew ? { listingDate, listingDateEstimated: false } : {}),
+    ...(countsAsNew(announceType) ? { listingDate, listingDateEstimated: false } : {}),
     license: optLine(child(item, 'rights')),
   };
 }

@@ -2,9 +2,9 @@
  * Shared XML plumbing for the arXiv wire-format parsers: one parser configuration, a parse that refuses
  * broken or cut-short documents, and accessors for the loosely shaped nodes fast-xml-parser produces.
  */
+import { collapseWhitespace } from '@quire/core';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { QuireError } from '../errors.ts';
-import { collapse } from './whitespace.ts';
 
 export type XmlObject = Record<string, unknown>;
 
@@ -142,12 +142,12 @@ export function optText(node: unknown): string | null {
 
 /** Collapsed text of a child: for titles and names that the wire wraps over several lines. */
 export function line(node: unknown): string {
-  return collapse(text(node));
+  return collapseWhitespace(text(node));
 }
 
 /** Like `line`, but null when empty. */
 export function optLine(node: unknown): string | null {
-  const value = collapse(text(node));
+  const value = collapseWhitespace(text(node));
   return value === '' ? null : value;
 }
 

@@ -1,4 +1,7 @@
-/** The shapes the server's JSON API answers with (kept beside the client code that reads them). */
+/**
+ * The server status the API serves at GET /api/status and the web status page reads. It lives in core
+ * because server and web never import each other.
+ */
 export interface HarvestStateDto {
   status: 'idle' | 'running' | 'waiting-to-retry' | 'stopped' | 'disabled';
   startedAt: string | null;
@@ -28,4 +31,18 @@ export interface StatusDto {
   lastListing: string | null;
   harvest: HarvestStateDto;
   recentIngests: IngestDto[];
+}
+
+/** The state before a harvester has run, and (with status 'disabled') when harvesting is off. */
+export function initialHarvestState(status: HarvestStateDto['status'] = 'idle'): HarvestStateDto {
+  return {
+    status,
+    startedAt: null,
+    lastSuccessAt: null,
+    lastError: null,
+    lastErrorAt: null,
+    consecutiveFailures: 0,
+    nextRunAt: null,
+    lastRun: null,
+  };
 }
