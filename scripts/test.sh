@@ -22,6 +22,7 @@ stage typecheck pnpm --silent typecheck
 stage lint pnpm --silent lint
 stage unit+integration pnpm exec vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest.json
 stage build pnpm --silent build
-PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright.json stage browser pnpm exec playwright test -c tests/playwright.config.ts --reporter=list,json
+# Playwright resolves a relative report path against the config folder, so pass an absolute one.
+PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/.tmp/playwright.json" stage browser pnpm exec playwright test -c tests/playwright.config.ts --reporter=list,json
 
 node scripts/summarise-tests.mjs
