@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 pnpm --filter @quire/web build >&2
-exec pnpm --silent quire start "$@"
+exec pnpm --silent quire serve "$@"
