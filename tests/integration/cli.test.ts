@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingsDir } from '../src/paths.ts';
@@ -107,6 +107,11 @@ describe('pnpm quire', () => {
     const badDate = await runCli(['harvest', '--db', t.dbPath, '--from', 'yesterday']);
     expect(badDate.code).toBe(1);
     expect(badDate.stderr).toContain('--from must be a date like 2026-03-16');
+
+    const noDb = await runCli(['stats', '--json', '--db', join(t.dir, 'typo.db')]);
+    expect(noDb.code).toBe(1);
+    expect(noDb.stderr).toContain('There is no database at');
+    expect(existsSync(join(t.dir, 'typo.db'))).toBe(false);
 
     const unknownCommand = await runCli(['frobnicate']);
     expect(unknownCommand.code).toBe(2);

@@ -1,4 +1,5 @@
-import { errorMessage } from '../errors.ts';
+import { existsSync } from 'node:fs';
+import { QuireError, errorMessage } from '../errors.ts';
 import { formatCount } from '../ingest/progress-bar.ts';
 import type { IngestRecord } from '../store/harvest-state.ts';
 import { openStore } from '../store/open-store.ts';
@@ -51,6 +52,14 @@ export function runStats(ctx: StatsCommandContext): Promise<number> {
 }
 
 export function readStats(dbPath: string): StatsOutput {
+  // Reading stats must not leave an empty database behind a mistyped --db path.
+  if (dbPath !== ':memory:' && !existsSync(dbPath)) {
+    throw new QuireError(
+      'not-found',
+      `There is no database at ${dbPath}. Check --db (or QUIRE_DB), or fill one with \`pnpm quire import\` or \`pnpm quire harvest\`.`,
+      404,
+    );
+  }
   const store = openStore(dbPath);
   try {
     const harvest = store.state.lastIngest('harvest');
