@@ -10,6 +10,8 @@ import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
 import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
 import { openStore, type Store } from './store/open-store.ts';
+import { openTopics } from './topics/open-topics.ts';
+import { retag } from './topics/retag.ts';
 
 export interface RunningServer {
   url: string;
@@ -35,6 +37,9 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
   const client = deps.client ?? new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
   const target = harvestTarget(store);
+  // Tags must match the papers and the taxonomy before the first topic is served.
+  const { topics } = openTopics(store);
+  const refreshTags = () => retag(store.db, topics.taxonomy);
   const scheduler = config.harvest
     ? new HarvestScheduler({
         oaiUrl: config.oaiUrl,
@@ -46,6 +51,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
         client,
         target,
         log,
+        afterRun: refreshTags,
       })
     : null;
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
@@ -53,6 +59,8 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     store,
     harvestState: () => scheduler?.state ?? null,
     fetchPaper: (id) => fetchPaper(id, { apiUrl: config.apiUrl, client, target }),
+    onPapersChanged: refreshTags,
+    topics,
     webDir,
   });
 

@@ -3,9 +3,11 @@
  * with its figures (e.g. {"bench":"ingest",…}) so scripts can read the results.
  */
 import { runIngestBench } from './ingest-bench.ts';
+import { runTaggingBench } from './tagging-bench.ts';
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   ingest: runIngestBench,
+  tagging: runTaggingBench,
 };
 
 const name = process.argv[2];

@@ -6,6 +6,7 @@ import { fetchPaper } from '@quire/server/harvest/fetch-paper';
 import { harvestTarget } from '@quire/server/harvest/harvest-target';
 import { PoliteHttpClient } from '@quire/server/harvest/http-client';
 import { importPaths } from '@quire/server/ingest/import-dumps';
+import { openTopics } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { loadCorpus, startReplayServer, type CorpusPaper, type ReplayServer } from '../src/replay/index.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
@@ -27,6 +28,7 @@ beforeAll(async () => {
     store: t.store,
     harvestState: () => null,
     fetchPaper: (id) => fetchPaper(id, { apiUrl: replay.apiUrl, client, target }),
+    topics: openTopics(t.store).topics,
   });
 });
 afterAll(async () => {

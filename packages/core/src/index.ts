@@ -9,3 +9,5 @@ export * from './listing-schedule.ts';
 export * from './paper-normalise.ts';
 export * from './paper-merge.ts';
 export * from './status-dto.ts';
+export * from './tagging/index.ts';
+export * from './momentum/index.ts';

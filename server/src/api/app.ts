@@ -10,16 +10,20 @@ import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
 import type { Store } from '../store/open-store.ts';
+import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { serveWebApp } from './static-files.ts';
 
 export interface AppOptions {
   store: Store;
   /** Live harvest state, or null when background harvesting is off. */
   harvestState: () => HarvestStateDto | null;
+  /** Called after a write outside the harvest (an on-demand fetch), so tags can be brought up to date. */
+  onPapersChanged?: () => void;
   /** Fetches a paper the store lacks from arXiv's query API; absent when no source is configured. */
   fetchPaper?: (id: string) => Promise<PaperEntity>;
   /** Folder of the built web app; absent in API-only tests. */
   webDir?: string;
+  topics: TopicService;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -50,10 +54,22 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/papers/:id{.+}', async (c) => {
     const id = normaliseArxivId(c.req.param('id'));
     const stored = store.papers.get(id);
-    if (stored) return c.json(stored);
-    if (c.req.query('fetch') === '1' && options.fetchPaper) return c.json(await options.fetchPaper(id));
+    if (stored) return c.json({ ...stored, tags: options.topics.paperTags(id) });
+    if (c.req.query('fetch') === '1' && options.fetchPaper) {
+      const fetched = await options.fetchPaper(id);
+      options.onPapersChanged?.();
+      return c.json({ ...fetched, tags: options.topics.paperTags(id) });
+    }
     throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`, 404);
   });
+
+  app.get('/api/topics', (c) =>
+    c.json(options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
+  );
+
+  app.get('/api/topics/:slug', (c) =>
+    c.json(options.topics.topic(c.req.param('slug'), topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
+  );
 
   app.all('/api/*', (c) => {
     throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);
@@ -71,4 +87,17 @@ export function createApp(options: AppOptions): Hono {
   });
 
   return app;
+}
+
+function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQuery {
+  const query: TopicQuery = {};
+  if (asOf) query.asOf = asOf;
+  if (weeks !== undefined) {
+    const n = Number(weeks);
+    if (!Number.isInteger(n) || n < 1 || n > 520) {
+      throw new QuireError('bad-input', `weeks must be a whole number from 1 to 520, not "${weeks}".`, 400);
+    }
+    query.weeks = n;
+  }
+  return query;
 }

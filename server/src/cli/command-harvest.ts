@@ -7,6 +7,7 @@ import { DEFAULT_OAI_PREFIX, harvestOai, type OaiMetadataPrefix } from '../harve
 import { harvestRss } from '../harvest/rss-harvester.ts';
 import { openStore } from '../store/open-store.ts';
 import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
+import { tagAfterIngest } from './command-topics.ts';
 
 const PREFIXES: readonly OaiMetadataPrefix[] = ['arXiv', 'arXivRaw', 'oai_dc'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -113,6 +114,7 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
           : `OAI-PMH: ${report.records} records in ${report.pages} pages${report.resumed ? ' (resumed)' : ''}${report.restarts ? `, restarted ${report.restarts}× after an expired token` : ''}; ${report.counts.inserted} papers added, ${report.counts.updated} updated${report.skipped ? `, ${report.skipped} records skipped` : ''}.`,
       );
     }
+    tagAfterIngest(ctx, store);
     return 0;
   } finally {
     process.off('SIGINT', onSignal);

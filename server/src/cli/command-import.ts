@@ -3,6 +3,7 @@ import { importPaths, type ImportReport } from '../ingest/import-dumps.ts';
 import { papersOf } from '../ingest/import-report.ts';
 import { createProgressBar, formatCount, formatDuration } from '../ingest/progress-bar.ts';
 import { openStore } from '../store/open-store.ts';
+import { tagAfterIngest } from './command-topics.ts';
 
 export interface ImportCommandContext {
   dbPath: string;
@@ -48,6 +49,7 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
     });
     bar.finish();
     ctx.stdout.write(args.json ? `${JSON.stringify(report)}\n` : summarise(report, ctx.dbPath));
+    tagAfterIngest(ctx, store);
     return report.totals.failedFiles > 0 ? 1 : 0;
   } catch (err) {
     bar.finish();

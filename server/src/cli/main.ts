@@ -8,6 +8,7 @@ import { runHarvest } from './command-harvest.ts';
 import { runImport } from './command-import.ts';
 import { runServe } from './command-serve.ts';
 import { runStats } from './command-stats.ts';
+import { runTag, runTags, runTopic, runTopics } from './command-topics.ts';
 
 const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   import: runImport,
@@ -15,6 +16,10 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   fetch: runFetch,
   stats: runStats,
   serve: runServe,
+  topic: runTopic,
+  topics: runTopics,
+  tags: runTags,
+  tag: runTag,
 };
 
 const USAGE = `Usage: pnpm quire <command> [options]   (--db PATH or QUIRE_DB selects the database; default ${DEFAULT_CONFIG.dbPath})
@@ -27,6 +32,12 @@ Commands:
   fetch <arxiv id or URL> [--api URL]
                             fetch one paper through arXiv's query API
   stats [--json]            what the store holds
+  topic <slug> [--as-of DATE] [--weeks N] [--json]
+                            a topic's momentum and its papers, newest first
+  topics [--as-of DATE] [--sort rising|largest] [--json]
+                            every topic's momentum
+  tags <arxiv id> [--json]  a paper's topics with the evidence
+  tag [--full]              bring stored tags up to date (done after every import and harvest)
   serve [--port N] [--host H] [--import <path…>] [--no-harvest]
                             run the server (API, web app, background harvest)
 `;

@@ -17,6 +17,8 @@ export interface SchedulerOptions {
   /** First retry delay after a failure; doubled per failure up to everyMs. */
   retryBaseMs?: number;
   log?: (line: string) => void;
+  /** Runs after each successful harvest (the server re-tags what arrived). */
+  afterRun?: () => void;
 }
 
 /**
@@ -82,6 +84,7 @@ export class HarvestScheduler {
         now: this.now,
         signal: this.abort.signal,
       });
+      options.afterRun?.();
       state.lastRun = { rssListed: rss.listed, rssReplaced: rss.replaced, oaiRecords: oai.records };
       state.lastSuccessAt = this.now().toISOString();
       state.consecutiveFailures = 0;

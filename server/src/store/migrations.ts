@@ -66,9 +66,32 @@ CREATE TABLE ingest_log (
 CREATE INDEX ingest_log_kind_finished ON ingest_log (kind, finished_at);
 `;
 
+// Tags are stored per topic as its own definition gives them; broader topics are added when read. A paper
+// whose row changes is marked stale and re-tagged; a topic whose definition hash changes is re-tagged alone.
+const CREATE_TAGS = `
+ALTER TABLE papers ADD COLUMN tags_stale INTEGER NOT NULL DEFAULT 1;
+CREATE INDEX papers_tags_stale ON papers (id) WHERE tags_stale = 1;
+
+CREATE TABLE paper_tags (
+  topic    TEXT NOT NULL,
+  paper_id TEXT NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
+  score    REAL NOT NULL,
+  evidence TEXT NOT NULL,  -- JSON: TagEvidence[]
+  PRIMARY KEY (topic, paper_id)
+) WITHOUT ROWID;
+CREATE INDEX paper_tags_paper ON paper_tags (paper_id);
+
+CREATE TABLE topic_state (
+  topic           TEXT PRIMARY KEY NOT NULL,
+  definition_hash TEXT NOT NULL,
+  tagged_at       TEXT NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'create-papers', sql: CREATE_PAPERS },
   { name: 'create-harvest-state', sql: CREATE_HARVEST_STATE },
+  { name: 'create-tags', sql: CREATE_TAGS },
 ];
 
 export interface MigrationResult {

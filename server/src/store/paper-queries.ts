@@ -29,7 +29,8 @@ ON CONFLICT (id) DO UPDATE SET
   license = excluded.license,
   links = excluded.links,
   code_links = excluded.code_links,
-  updated_at = excluded.updated_at`;
+  updated_at = excluded.updated_at,
+  tags_stale = 1`;
 
 export const DELETE_PAPER_CATEGORIES = `DELETE FROM paper_categories WHERE paper_id = ?`;
 

@@ -1,0 +1,122 @@
+import type { PaperTag, TagEvidence, TaggablePaper } from '@quire/core';
+import type { Database, Statement } from 'better-sqlite3';
+
+const SELECT_TAGGABLE = `SELECT id, title, abstract, categories FROM papers`;
+const SELECT_STALE_IDS = `SELECT id FROM papers WHERE tags_stale = 1`;
+const COUNT_STALE = `SELECT COUNT(*) FROM papers WHERE tags_stale = 1`;
+const CLEAR_STALE = `UPDATE papers SET tags_stale = 0 WHERE id = ?`;
+const DELETE_PAPER_TAGS = `DELETE FROM paper_tags WHERE paper_id = ?`;
+const DELETE_TOPIC_TAGS = `DELETE FROM paper_tags WHERE topic = ?`;
+const INSERT_TAG = `INSERT OR REPLACE INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, ?, ?)`;
+const SELECT_PAPER_TAGS = `SELECT topic, score, evidence FROM paper_tags WHERE paper_id = ? ORDER BY score DESC, topic`;
+const SELECT_TOPIC_STATE = `SELECT topic, definition_hash AS hash FROM topic_state`;
+const UPSERT_TOPIC_STATE = `
+INSERT INTO topic_state (topic, definition_hash, tagged_at) VALUES (?, ?, ?)
+ON CONFLICT (topic) DO UPDATE SET definition_hash = excluded.definition_hash, tagged_at = excluded.tagged_at`;
+const DELETE_TOPIC_STATE = `DELETE FROM topic_state WHERE topic = ?`;
+
+interface TaggableRow {
+  id: string;
+  title: string;
+  abstract: string;
+  categories: string;
+}
+
+function toTaggable(row: TaggableRow): TaggablePaper {
+  return {
+    id: row.id,
+    title: row.title,
+    abstract: row.abstract,
+    categories: JSON.parse(row.categories) as string[],
+  };
+}
+
+/** Stored tags, the per-topic definition hashes they were made with, and which papers need tagging. */
+export class TagStore {
+  readonly #db: Database;
+  readonly #all: Statement<[], TaggableRow>;
+  readonly #staleIds: Statement<[], string>;
+  readonly #countStale: Statement<[], number>;
+  readonly #clearStale: Statement<[string], unknown>;
+  readonly #deletePaperTags: Statement<[string], unknown>;
+  readonly #deleteTopicTags: Statement<[string], unknown>;
+  readonly #insertTag: Statement<[string, string, number, string], unknown>;
+  readonly #paperTags: Statement<[string], { topic: string; score: number; evidence: string }>;
+  readonly #topicState: Statement<[], { topic: string; hash: string }>;
+  readonly #upsertTopicState: Statement<[string, string, string], unknown>;
+  readonly #deleteTopicState: Statement<[string], unknown>;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#all = db.prepare(SELECT_TAGGABLE);
+    this.#staleIds = db.prepare<[], string>(SELECT_STALE_IDS).pluck();
+    this.#countStale = db.prepare<[], number>(COUNT_STALE).pluck();
+    this.#clearStale = db.prepare(CLEAR_STALE);
+    this.#deletePaperTags = db.prepare(DELETE_PAPER_TAGS);
+    this.#deleteTopicTags = db.prepare(DELETE_TOPIC_TAGS);
+    this.#insertTag = db.prepare(INSERT_TAG);
+    this.#paperTags = db.prepare(SELECT_PAPER_TAGS);
+    this.#topicState = db.prepare(SELECT_TOPIC_STATE);
+    this.#upsertTopicState = db.prepare(UPSERT_TOPIC_STATE);
+    this.#deleteTopicState = db.prepare(DELETE_TOPIC_STATE);
+  }
+
+  allPapers(): TaggablePaper[] {
+    return this.#all.all().map(toTaggable);
+  }
+
+  staleIds(): string[] {
+    return this.#staleIds.all();
+  }
+
+  staleCount(): number {
+    return this.#countStale.get() ?? 0;
+  }
+
+  topicHashes(): Map<string, string> {
+    return new Map(this.#topicState.all().map((r) => [r.topic, r.hash]));
+  }
+
+  /** Replaces all tags of each paper (a paper whose text changed) and marks it fresh. */
+  replacePaperTags(results: readonly { id: string; tags: readonly PaperTag[] }[]): void {
+    this.#db.transaction(() => {
+      for (const { id, tags } of results) {
+        this.#deletePaperTags.run(id);
+        for (const tag of tags) this.#insertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
+        this.#clearStale.run(id);
+      }
+    })();
+  }
+
+  /** Adds tags of re-tagged topics (their old rows are removed by `resetTopics`). */
+  addTags(results: readonly { id: string; tags: readonly PaperTag[] }[]): void {
+    this.#db.transaction(() => {
+      for (const { id, tags } of results) {
+        for (const tag of tags) this.#insertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
+      }
+    })();
+  }
+
+  resetTopics(slugs: Iterable<string>): void {
+    this.#db.transaction(() => {
+      for (const slug of slugs) {
+        this.#deleteTopicTags.run(slug);
+        this.#deleteTopicState.run(slug);
+      }
+    })();
+  }
+
+  recordTopicHashes(hashes: ReadonlyMap<string, string>, at: Date): void {
+    this.#db.transaction(() => {
+      for (const [topic, hash] of hashes) this.#upsertTopicState.run(topic, hash, at.toISOString());
+    })();
+  }
+
+  tagsOf(paperId: string): PaperTag[] {
+    return this.#paperTags.all(paperId).map((r) => ({
+      slug: r.topic,
+      score: r.score,
+      evidence: JSON.parse(r.evidence) as TagEvidence[],
+    }));
+  }
+}

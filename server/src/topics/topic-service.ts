@@ -1,0 +1,181 @@
+import {
+  computeMomentum,
+  isYmd,
+  risingScore,
+  withAncestors,
+  type Momentum,
+  type RisingScore,
+  type Taxonomy,
+  type TopicTag,
+} from '@quire/core';
+import type { Database, Statement } from 'better-sqlite3';
+import { QuireError } from '../errors.ts';
+import { TagStore } from './tag-store.ts';
+
+// A topic's papers are its own tags plus those of every narrower topic, each paper once.
+const TOPIC_DAILY = `
+SELECT p.listing_date AS day, COUNT(DISTINCT p.id) AS n
+FROM paper_tags t JOIN papers p ON p.id = t.paper_id
+WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
+GROUP BY p.listing_date`;
+
+const TOPIC_PAPER_IDS = `
+SELECT DISTINCT p.id, p.listing_date
+FROM paper_tags t JOIN papers p ON p.id = t.paper_id
+WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
+ORDER BY p.listing_date DESC, p.id DESC`;
+
+const ALL_DAILY = `SELECT listing_date AS day, COUNT(*) AS n FROM papers WHERE listing_date IS NOT NULL GROUP BY listing_date`;
+const LATEST_DAY = `SELECT MAX(listing_date) FROM papers`;
+
+export interface TopicQuery {
+  /** YYYY-MM-DD; default the latest listing day in the store. */
+  asOf?: string;
+  weeks?: number;
+}
+
+export interface TopicSummary {
+  slug: string;
+  name: string;
+  acronyms: string;
+  description: string;
+  parents: string[];
+  children: string[];
+  asOf: string;
+  momentum: Momentum;
+  rising: RisingScore;
+}
+
+export interface TopicDetail extends TopicSummary {
+  /** Newest first. */
+  paperIds: string[];
+}
+
+/** Topic momentum and tags read from the store for one taxonomy. */
+export class TopicService {
+  readonly #taxonomy: Taxonomy;
+  readonly #tags: TagStore;
+  readonly #topicDaily: Statement<[string, string], { day: string; n: number }>;
+  readonly #paperIds: Statement<[string, string], { id: string }>;
+  readonly #allDaily: Statement<[], { day: string; n: number }>;
+  readonly #latest: Statement<[], string | null>;
+  readonly #closure = new Map<string, string>();
+
+  constructor(db: Database, taxonomy: Taxonomy) {
+    this.#taxonomy = taxonomy;
+    this.#tags = new TagStore(db);
+    this.#topicDaily = db.prepare(TOPIC_DAILY);
+    this.#paperIds = db.prepare(TOPIC_PAPER_IDS);
+    this.#allDaily = db.prepare(ALL_DAILY);
+    this.#latest = db.prepare<[], string | null>(LATEST_DAY).pluck();
+  }
+
+  get taxonomy(): Taxonomy {
+    return this.#taxonomy;
+  }
+
+  /** The slug and every narrower slug, as a JSON array for json_each. */
+  private closure(slug: string): string {
+    let cached = this.#closure.get(slug);
+    if (!cached) {
+      const seen = new Set<string>([slug]);
+      const queue = [slug];
+      for (let s = queue.shift(); s !== undefined; s = queue.shift()) {
+        for (const child of this.#taxonomy.children.get(s) ?? []) {
+          if (!seen.has(child)) {
+            seen.add(child);
+            queue.push(child);
+          }
+        }
+      }
+      cached = JSON.stringify([...seen]);
+      this.#closure.set(slug, cached);
+    }
+    return cached;
+  }
+
+  private resolveAsOf(asOf: string | undefined): string {
+    if (asOf !== undefined) {
+      if (!isYmd(asOf))
+        throw new QuireError('bad-input', `The as-of date must look like 2026-05-08, not "${asOf}".`, 400);
+      return asOf;
+    }
+    const latest = this.#latest.get();
+    if (!latest) {
+      throw new QuireError(
+        'not-found',
+        'The store has no listed papers yet, so there is no momentum to show. Import or harvest first.',
+        404,
+      );
+    }
+    return latest;
+  }
+
+  private topicSpec(slug: string) {
+    const spec = this.#taxonomy.bySlug.get(slug);
+    if (!spec) {
+      throw new QuireError(
+        'not-found',
+        `There is no topic "${slug}". \`pnpm quire topics\` or GET /api/topics lists them.`,
+        404,
+      );
+    }
+    return spec;
+  }
+
+  private summary(
+    slug: string,
+    asOf: string,
+    weeks: number | undefined,
+    allDaily: Map<string, number>,
+  ): TopicSummary {
+    const spec = this.topicSpec(slug);
+    const topicDaily = new Map<string, number>();
+    let total = 0;
+    for (const row of this.#topicDaily.all(this.closure(slug), asOf)) {
+      topicDaily.set(row.day, row.n);
+      total += row.n;
+    }
+    const momentum = computeMomentum({
+      asOf,
+      topicDaily,
+      allDaily,
+      total,
+      ...(weeks !== undefined ? { weeks } : {}),
+    });
+    return {
+      slug,
+      name: spec.name,
+      acronyms: spec.acronyms,
+      description: spec.description,
+      parents: spec.parents,
+      children: [...(this.#taxonomy.children.get(slug) ?? [])],
+      asOf,
+      momentum,
+      rising: risingScore({ slug, ...momentum }),
+    };
+  }
+
+  private allDaily(): Map<string, number> {
+    return new Map(this.#allDaily.all().map((r) => [r.day, r.n]));
+  }
+
+  topic(slug: string, query: TopicQuery = {}): TopicDetail {
+    this.topicSpec(slug);
+    const asOf = this.resolveAsOf(query.asOf);
+    const summary = this.summary(slug, asOf, query.weeks, this.allDaily());
+    return { ...summary, paperIds: this.#paperIds.all(this.closure(slug), asOf).map((r) => r.id) };
+  }
+
+  /** Every topic in taxonomy order. */
+  topics(query: TopicQuery = {}): TopicSummary[] {
+    const asOf = this.resolveAsOf(query.asOf);
+    const allDaily = this.allDaily();
+    return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, allDaily));
+  }
+
+  /** A paper's tags with the broader topics they imply, broad to narrow. */
+  paperTags(id: string): TopicTag[] {
+    return withAncestors(this.#taxonomy, this.#tags.tagsOf(id));
+  }
+}

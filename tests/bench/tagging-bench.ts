@@ -1,0 +1,183 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { build } from 'esbuild';
+import { compileForCollection, defaultTaxonomy, type TaggablePaper } from '@quire/core';
+import { DEFAULT_CONFIG } from '@quire/server/config';
+import { importPaths } from '@quire/server/ingest/import-dumps';
+import { startServer } from '@quire/server/server';
+import { openStore } from '@quire/server/store/open-store';
+import { listingsDir, requireSharedData } from '../src/paths.ts';
+import { loadCorpus } from '../src/replay/index.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROUNDS = 3;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+function nodeTagging(papers: TaggablePaper[]) {
+  let compileMs = Infinity;
+  let tagMs = Infinity;
+  let tags = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const t0 = performance.now();
+    const engine = compileForCollection(defaultTaxonomy(), papers);
+    const t1 = performance.now();
+    tags = 0;
+    for (const paper of papers) tags += engine.tag(paper).length;
+    const t2 = performance.now();
+    compileMs = Math.min(compileMs, t1 - t0);
+    tagMs = Math.min(tagMs, t2 - t1);
+  }
+  return { compileMs, tagMs, tags };
+}
+
+async function browserTagging(papers: TaggablePaper[]) {
+  const bundle = await build({
+    entryPoints: [join(here, 'browser-tagging-entry.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    minify: true,
+  });
+  const js = bundle.outputFiles[0]?.text ?? '';
+  const json = JSON.stringify(papers);
+  const server = createServer((req, res) => {
+    if (req.url === '/papers.json') res.writeHead(200, { 'content-type': 'application/json' }).end(json);
+    else if (req.url === '/tagging.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><script src="/tagging.js"></script>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(url);
+    let best = { papers: 0, compileMs: Infinity, tagMs: Infinity, tags: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const r = await page.evaluate(
+        (u) => (globalThis as unknown as { runTagging: (u: string) => Promise<typeof best> }).runTagging(u),
+        `${url}/papers.json`,
+      );
+      if (r.tagMs < best.tagMs) best = r;
+    }
+    return { ...best, bundleKiB: Math.round(js.length / 1024) };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+async function topicApi() {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
+  const dbPath = join(dir, 'quire.db');
+  const store = openStore(dbPath);
+  await importPaths(store, [listingsDir]);
+  store.close();
+  const t0 = performance.now();
+  const server = await startServer({ ...DEFAULT_CONFIG, dbPath, port: 0, harvest: false });
+  const startMs = performance.now() - t0;
+  try {
+    const slugs = defaultTaxonomy().topics.map((t) => t.slug);
+    const times: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const slug of slugs) {
+        const t = performance.now();
+        const res = await fetch(`${server.url}/api/topics/${slug}`);
+        await res.json();
+        times.push(performance.now() - t);
+      }
+    }
+    const listTimes: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const t = performance.now();
+      await (await fetch(`${server.url}/api/topics`)).json();
+      listTimes.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    listTimes.sort((a, b) => a - b);
+    return {
+      startMs,
+      requests: times.length,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+      max: times[times.length - 1] ?? NaN,
+      listP50: percentile(listTimes, 50),
+      listP95: percentile(listTimes, 95),
+    };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Tag the whole corpus against the whole taxonomy in Node and in Chromium; then time the topic API. */
+export async function runTaggingBench(): Promise<Record<string, unknown>> {
+  requireSharedData();
+  const corpus = await loadCorpus();
+  const papers: TaggablePaper[] = corpus.map((p) => ({
+    id: p.id,
+    title: p.title,
+    abstract: p.abstract,
+    categories: p.categories,
+  }));
+  const topics = defaultTaxonomy().topics.length;
+  console.log(`tagging ${papers.length} papers against ${topics} topics (best of ${ROUNDS})`);
+
+  const node = nodeTagging(papers);
+  const nodeRate = Math.round((papers.length * 1000) / node.tagMs);
+  console.log(
+    `Node:     ${nodeRate} papers/s (${node.tagMs.toFixed(0)} ms; compile with corpus statistics ${node.compileMs.toFixed(0)} ms; ${(node.tags / papers.length).toFixed(2)} direct tags per paper)`,
+  );
+
+  const browser = await browserTagging(papers);
+  const browserRate = Math.round((papers.length * 1000) / browser.tagMs);
+  console.log(
+    `Chromium: ${browserRate} papers/s (${browser.tagMs.toFixed(0)} ms; compile ${browser.compileMs.toFixed(0)} ms; bundle ${browser.bundleKiB} KiB minified)`,
+  );
+
+  const api = await topicApi();
+  console.log(`server start, tagging the whole corpus on first start: ${(api.startMs / 1000).toFixed(1)} s`);
+  console.log(
+    `GET /api/topics/:slug over ${api.requests} requests: p50 ${api.p50.toFixed(1)} ms, p95 ${api.p95.toFixed(1)} ms, max ${api.max.toFixed(1)} ms (target p95 < 50 ms)`,
+  );
+  console.log(
+    `GET /api/topics (all ${topics} topics): p50 ${api.listP50.toFixed(1)} ms, p95 ${api.listP95.toFixed(1)} ms`,
+  );
+  console.log(`Node tagging ${nodeRate >= 10_000 ? 'meets' : 'MISSES'} the 10,000 papers/s target`);
+
+  return {
+    papers: papers.length,
+    topics,
+    nodePapersPerSec: nodeRate,
+    nodeCompileMs: Math.round(node.compileMs),
+    browserPapersPerSec: browserRate,
+    browserCompileMs: Math.round(browser.compileMs),
+    tagsPerPaper: Number((node.tags / papers.length).toFixed(2)),
+    serverStartSec: Number((api.startMs / 1000).toFixed(1)),
+    topicApiP50Ms: Number(api.p50.toFixed(1)),
+    topicApiP95Ms: Number(api.p95.toFixed(1)),
+    topicsListP95Ms: Number(api.listP95.toFixed(1)),
+  };
+}

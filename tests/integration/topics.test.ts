@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, defaultTaxonomy, loadTaxonomy, normalisePaper, type TaxonomyFile } from '@quire/core';
+import { createApp } from '@quire/server/api/app';
+import { importPaths } from '@quire/server/ingest/import-dumps';
+import { openTopics } from '@quire/server/topics/open-topics';
+import { retag } from '@quire/server/topics/retag';
+import type { TopicDetail, TopicService, TopicSummary } from '@quire/server/topics/topic-service';
+import { listingsDir } from '../src/paths.ts';
+import { runCli } from '../src/harness/run-cli.ts';
+import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+
+let t: TempStore;
+let topics: TopicService;
+
+beforeAll(async () => {
+  t = tempStore();
+  await importPaths(t.store, [listingsDir]);
+  const opened = openTopics(t.store);
+  topics = opened.topics;
+  expect(opened.retagged.stalePapers).toBe(t.store.papers.count());
+});
+afterAll(() => t.dispose());
+
+function tagRows(topic: string): string[] {
+  return t.store.db
+    .prepare("SELECT paper_id || ':' || score FROM paper_tags WHERE topic = ? ORDER BY paper_id")
+    .pluck()
+    .all(topic) as string[];
+}
+
+describe('stored tags', () => {
+  it('every topic of the default taxonomy matches some corpus papers, and papers get a few tags each', () => {
+    const taxonomy = defaultTaxonomy();
+    const empty = taxonomy.topics.filter((topic) => tagRows(topic.slug).length === 0).map((x) => x.slug);
+    expect(empty).toEqual([]);
+    const perPaper = t.store.db
+      .prepare('SELECT COUNT(*) FROM paper_tags GROUP BY paper_id')
+      .pluck()
+      .all() as number[];
+    const mean = perPaper.reduce((s, n) => s + n, 0) / perPaper.length;
+    expect(mean).toBeGreaterThan(1);
+    expect(mean).toBeLessThan(6);
+  });
+
+  it('a second pass with nothing changed does nothing', () => {
+    const again = retag(t.store.db, defaultTaxonomy());
+    expect(again).toMatchObject({ changedTopics: [], removedTopics: [], stalePapers: 0 });
+  });
+
+  it('a changed definition re-tags that topic alone; a removed topic loses its tags', () => {
+    const file = JSON.parse(
+      JSON.stringify({ version: 'changed', topics: defaultTaxonomy().topics }),
+    ) as TaxonomyFile;
+    const target = file.topics.find((x) => x.slug === 'video-generation');
+    const untouched = 'imitation-learning';
+    if (!target) throw new Error('taxonomy lacks video-generation');
+    target.definition.threshold = (target.definition.threshold ?? 3) + 100;
+    const removed = file.topics.pop();
+    if (!removed) throw new Error('empty taxonomy');
+    const before = tagRows(untouched);
+    expect(tagRows('video-generation').length).toBeGreaterThan(0);
+
+    const report = retag(t.store.db, loadTaxonomy(file));
+    expect(report.changedTopics).toEqual(['video-generation']);
+    expect(report.removedTopics).toEqual([removed.slug]);
+    expect(report.stalePapers).toBe(0);
+    expect(tagRows('video-generation')).toEqual([]);
+    expect(tagRows(removed.slug)).toEqual([]);
+    expect(tagRows(untouched)).toEqual(before);
+
+    const back = retag(t.store.db, defaultTaxonomy());
+    expect(back.changedTopics.sort()).toEqual(['video-generation', removed.slug].sort());
+    expect(tagRows(untouched)).toEqual(before);
+  });
+
+  it('a paper whose text changes is re-tagged; a replacement never counts as new', () => {
+    const asOf = topics.topic('3d-gaussian-splatting').asOf;
+    const before = topics.topic('3d-gaussian-splatting');
+    const fresh = normalisePaper({
+      id: '2605.99001',
+      title: 'Faster 3D Gaussian Splatting for large scenes',
+      abstract: 'We render 3D Gaussian splats of large scenes in real time with a new rasteriser.',
+      authors: ['A. Author'],
+      categories: ['cs.CV'],
+    });
+    // Known only from a replacement: stored, tagged, but with no listing date it is never a new paper.
+    t.store.papers.upsertBatch([fresh], { countsAsListing: false });
+    retag(t.store.db, defaultTaxonomy());
+    expect(topics.paperTags('2605.99001').map((x) => x.slug)).toContain('3d-gaussian-splatting');
+    const after = topics.topic('3d-gaussian-splatting', { asOf });
+    expect(after.momentum.last28).toBe(before.momentum.last28);
+    expect(after.momentum.total).toBe(before.momentum.total);
+    expect(after.paperIds).not.toContain('2605.99001');
+  });
+});
+
+describe('topic momentum from the store', () => {
+  it('counts a topic by listing date, each paper once, narrower topics included', () => {
+    const detail = topics.topic('reinforcement-learning', { asOf: '2026-05-08', weeks: 8 });
+    const dates = new Map(
+      (
+        t.store.db.prepare('SELECT id, listing_date FROM papers').all() as {
+          id: string;
+          listing_date: string | null;
+        }[]
+      ).map((r) => [r.id, r.listing_date]),
+    );
+    const inWindow = (from: string, to: string) =>
+      detail.paperIds.filter((id) => {
+        const d = dates.get(id);
+        return d !== null && d !== undefined && d >= from && d <= to;
+      }).length;
+    expect(new Set(detail.paperIds).size).toBe(detail.paperIds.length);
+    expect(detail.momentum.last28).toBe(inWindow(addDays('2026-05-08', -27), '2026-05-08'));
+    expect(detail.momentum.prev28).toBe(inWindow(addDays('2026-05-08', -55), addDays('2026-05-08', -28)));
+    expect(detail.momentum.total).toBe(detail.paperIds.length);
+    expect(detail.momentum.weekly).toHaveLength(8);
+    expect(detail.momentum.weekly.reduce((s, w) => s + w.count, 0)).toBe(
+      inWindow('2026-03-16', '2026-05-08'),
+    );
+    // Narrower topics' papers are in their parents.
+    const child = topics.topic('rl-for-llm-agents', { asOf: '2026-05-08' });
+    for (const id of child.paperIds) expect(detail.paperIds).toContain(id);
+    // Newest first.
+    const listed = detail.paperIds.map((id) => dates.get(id) ?? '');
+    expect([...listed].sort().reverse()).toEqual(listed);
+  });
+
+  it('defaults the as-of date to the latest listing day in the store', () => {
+    expect(topics.topic('llm-safety').asOf).toBe('2026-05-15');
+  });
+});
+
+describe('topic API and CLI', () => {
+  it('GET /api/topics/:slug and /api/topics answer the documented shapes; unknown slug is 404', async () => {
+    const app = createApp({ store: t.store, harvestState: () => null, topics });
+    const res = await app.request('/api/topics/rl-for-llm-agents?asOf=2026-05-08&weeks=6');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as TopicDetail;
+    expect(body).toMatchObject({ slug: 'rl-for-llm-agents', name: 'RL for LLM Agents', asOf: '2026-05-08' });
+    expect(body.momentum.weekly).toHaveLength(6);
+    expect(body.momentum.sentence).toMatch(/papers? in the last four weeks/);
+    const list = (await (await app.request('/api/topics')).json()) as TopicSummary[];
+    expect(list.length).toBe(defaultTaxonomy().topics.length);
+    expect(list[0]).not.toHaveProperty('paperIds');
+    const missing = await app.request('/api/topics/no-such-topic');
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { message: string }).message).toContain(
+      'There is no topic "no-such-topic"',
+    );
+    const paper = (await (await app.request(`/api/papers/${body.paperIds[0] ?? ''}`)).json()) as {
+      tags: { slug: string }[];
+    };
+    expect(paper.tags.map((x) => x.slug)).toContain('rl-for-llm-agents');
+  });
+
+  it('pnpm quire topic/topics/tags --json print the documented objects', async () => {
+    const topic = await runCli([
+      'topic',
+      'rl-for-llm-agents',
+      '--as-of',
+      '2026-05-08',
+      '--weeks',
+      '4',
+      '--json',
+      '--db',
+      t.dbPath,
+    ]);
+    expect(topic.code).toBe(0);
+    const obj = JSON.parse(topic.stdout) as TopicDetail;
+    for (const key of ['slug', 'name', 'parents', 'asOf', 'momentum', 'paperIds'])
+      expect(obj).toHaveProperty(key);
+    for (const key of [
+      'last28',
+      'prev28',
+      'changePct',
+      'sharePct',
+      'allNewLast28',
+      'total',
+      'weekly',
+      'sentence',
+    ]) {
+      expect(obj.momentum).toHaveProperty(key);
+    }
+    expect(obj.momentum.weekly).toHaveLength(4);
+    const all = JSON.parse((await runCli(['topics', '--json', '--db', t.dbPath])).stdout) as TopicSummary[];
+    expect(all.map((x) => x.slug)).toContain('agentic-rag');
+    const id = obj.paperIds[0] ?? '';
+    const tags = JSON.parse((await runCli(['tags', id, '--json', '--db', t.dbPath])).stdout) as {
+      id: string;
+      tags: { slug: string; name: string; score: number; evidence: unknown[] }[];
+    };
+    expect(tags.id).toBe(id);
+    expect(tags.tags.find((x) => x.slug === 'rl-for-llm-agents')?.evidence.length).toBeGreaterThan(0);
+    const unknown = await runCli(['topic', 'nope', '--db', t.dbPath]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('There is no topic "nope"');
+  });
+});
