@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileForCollection, defaultTaxonomy, withAncestors, type TaggablePaper } from '@quire/core';
+import {
+  compileForCollection,
+  defaultTaxonomy,
+  withAncestors,
+  type TaggablePaper,
+  type Taxonomy,
+} from '@quire/core';
 import { loadCorpus } from '../src/replay/index.ts';
 
 interface Judgment {
@@ -12,13 +18,27 @@ interface Judgment {
   why?: string;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
+interface Row {
+  topic: string;
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+  precision: number;
+  recall: number;
+}
 
-/** Every `dev-set-*.jsonl` beside this file: (paper, topic, yes/no) judgments made by reading the abstracts. */
-export function loadDevSet(): Judgment[] {
+const here = dirname(fileURLToPath(import.meta.url));
+const TARGET = 0.85;
+
+/**
+ * Judgments made by reading the abstracts: `dev-set-*.jsonl` (the development set the taxonomy is tuned
+ * on) or `test-set.jsonl` (held out: sampled and judged blind, never used for tuning).
+ */
+export function loadJudgments(pattern: RegExp): Judgment[] {
   const out: Judgment[] = [];
   for (const file of readdirSync(here)
-    .filter((f) => /^dev-set-.*\.jsonl$/.test(f))
+    .filter((f) => pattern.test(f))
     .sort()) {
     readFileSync(join(here, file), 'utf8')
       .split('\n')
@@ -34,14 +54,79 @@ export function loadDevSet(): Judgment[] {
   return out;
 }
 
-function pct(n: number): string {
+function fixed(n: number): string {
   return Number.isNaN(n) ? '  —  ' : n.toFixed(2);
 }
 
-/** Precision and recall of the default taxonomy on the labelled development set, per topic and overall. */
+function round3(n: number): number {
+  return Number(n.toFixed(3));
+}
+
+/** Precision and recall per topic and overall (micro) for one set of judgments. */
+function score(
+  label: string,
+  judgments: Judgment[],
+  byId: ReadonlyMap<string, TaggablePaper>,
+  taxonomy: Taxonomy,
+  predict: (paper: TaggablePaper) => ReadonlySet<string>,
+): Record<string, unknown> {
+  const rows: Row[] = [];
+  const misses: string[] = [];
+  for (const topic of [...new Set(judgments.map((j) => j.topic))].sort()) {
+    if (!taxonomy.bySlug.has(topic))
+      throw new Error(`The ${label} names the topic "${topic}", which the taxonomy lacks.`);
+    const row: Row = { topic, tp: 0, fp: 0, fn: 0, tn: 0, precision: NaN, recall: NaN };
+    for (const j of judgments.filter((x) => x.topic === topic)) {
+      const paper = byId.get(j.paper);
+      if (!paper) throw new Error(`The ${label} names the paper ${j.paper}, which is not in the corpus.`);
+      const yes = predict(paper).has(topic);
+      if (yes && j.label) row.tp++;
+      else if (yes) row.fp++;
+      else if (j.label) row.fn++;
+      else row.tn++;
+      if (yes !== j.label)
+        misses.push(`${yes ? 'FP' : 'FN'} ${topic} ${j.paper} ${paper.title.slice(0, 90)}`);
+    }
+    row.precision = row.tp / (row.tp + row.fp);
+    row.recall = row.tp / (row.tp + row.fn);
+    rows.push(row);
+  }
+  const sum = (k: 'tp' | 'fp' | 'fn') => rows.reduce((s, r) => s + r[k], 0);
+  const precision = sum('tp') / (sum('tp') + sum('fp'));
+  const recall = sum('tp') / (sum('tp') + sum('fn'));
+
+  console.log('');
+  console.log(
+    `${label}: ${judgments.length} judgments, ${judgments.filter((j) => !j.label).length} negatives`,
+  );
+  console.log('topic                                   n    P     R    (tp fp fn tn)');
+  for (const r of rows) {
+    const flag = r.precision >= TARGET && r.recall >= TARGET ? '' : `  below ${TARGET}`;
+    const n = r.tp + r.fp + r.fn + r.tn;
+    console.log(
+      `${r.topic.padEnd(38)} ${String(n).padStart(3)}  ${fixed(r.precision)}  ${fixed(r.recall)}  (${r.tp} ${r.fp} ${r.fn} ${r.tn})${flag}`,
+    );
+  }
+  console.log(
+    `${'overall (micro)'.padEnd(38)} ${String(judgments.length).padStart(3)}  ${fixed(precision)}  ${fixed(recall)}`,
+  );
+  if (process.env.EVAL_VERBOSE) for (const m of misses) console.log(`  ${m}`);
+  return {
+    judgments: judgments.length,
+    precision: round3(precision),
+    recall: round3(recall),
+    topicsMeetingTarget: rows.filter((r) => r.precision >= TARGET && r.recall >= TARGET).length,
+    topics: Object.fromEntries(
+      rows.map((r) => [r.topic, { precision: round3(r.precision), recall: round3(r.recall) }]),
+    ),
+  };
+}
+
+/** Precision and recall of the default taxonomy on the development set and on the held-out test set. */
 export async function runTaggingEval(): Promise<Record<string, unknown>> {
-  const judgments = loadDevSet();
-  if (judgments.length === 0) throw new Error('No judgments found in tests/eval/dev-set-*.jsonl.');
+  const dev = loadJudgments(/^dev-set-.*\.jsonl$/);
+  if (dev.length === 0) throw new Error('No judgments found in tests/eval/dev-set-*.jsonl.');
+  const test = loadJudgments(/^test-set\.jsonl$/);
   const taxonomy = defaultTaxonomy();
   const corpus = await loadCorpus();
   const papers: TaggablePaper[] = corpus.map((p) => ({
@@ -52,73 +137,26 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
   }));
   const byId = new Map(papers.map((p) => [p.id, p]));
   const engine = compileForCollection(taxonomy, papers);
-
-  const predicted = new Map<string, Set<string>>();
-  const topics = [...new Set(judgments.map((j) => j.topic))].sort();
-  const rows: {
-    topic: string;
-    tp: number;
-    fp: number;
-    fn: number;
-    tn: number;
-    precision: number;
-    recall: number;
-  }[] = [];
-  const misses: string[] = [];
-  for (const topic of topics) {
-    if (!taxonomy.bySlug.has(topic))
-      throw new Error(`The dev set names the topic "${topic}", which the taxonomy lacks.`);
-    let tp = 0,
-      fp = 0,
-      fn = 0,
-      tn = 0;
-    for (const j of judgments.filter((x) => x.topic === topic)) {
-      const paper = byId.get(j.paper);
-      if (!paper) throw new Error(`The dev set names the paper ${j.paper}, which is not in the corpus.`);
-      let tags = predicted.get(j.paper);
-      if (!tags) {
-        tags = new Set(withAncestors(taxonomy, engine.tag(paper)).map((t) => t.slug));
-        predicted.set(j.paper, tags);
-      }
-      const yes = tags.has(topic);
-      if (yes && j.label) tp++;
-      else if (yes && !j.label) fp++;
-      else if (!yes && j.label) fn++;
-      else tn++;
-      if (yes !== j.label && process.env.EVAL_VERBOSE) {
-        misses.push(`${yes ? 'FP' : 'FN'} ${topic} ${j.paper} ${paper.title.slice(0, 90)}`);
-      }
+  const cache = new Map<string, ReadonlySet<string>>();
+  const predict = (paper: TaggablePaper): ReadonlySet<string> => {
+    let tags = cache.get(paper.id);
+    if (!tags) {
+      tags = new Set(withAncestors(taxonomy, engine.tag(paper)).map((t) => t.slug));
+      cache.set(paper.id, tags);
     }
-    rows.push({ topic, tp, fp, fn, tn, precision: tp / (tp + fp), recall: tp / (tp + fn) });
-  }
-  const sum = (k: 'tp' | 'fp' | 'fn' | 'tn') => rows.reduce((s, r) => s + r[k], 0);
-  const precision = sum('tp') / (sum('tp') + sum('fp'));
-  const recall = sum('tp') / (sum('tp') + sum('fn'));
-
+    return tags;
+  };
   console.log(
-    `taxonomy ${taxonomy.version}: ${taxonomy.topics.length} topics; dev set: ${judgments.length} judgments, ${judgments.filter((j) => j.hard).length} hard negatives`,
+    `taxonomy ${taxonomy.version}: ${taxonomy.topics.length} topics; set EVAL_VERBOSE=1 to list every miss`,
   );
-  console.log('topic                                   n    P     R    (tp fp fn tn)');
-  for (const r of rows) {
-    const flag = r.precision >= 0.85 && r.recall >= 0.85 ? '' : '  below 0.85';
-    console.log(
-      `${r.topic.padEnd(38)} ${String(r.tp + r.fp + r.fn + r.tn).padStart(3)}  ${pct(r.precision)}  ${pct(r.recall)}  (${r.tp} ${r.fp} ${r.fn} ${r.tn})${flag}`,
-    );
-  }
-  console.log(
-    `${'overall (micro)'.padEnd(38)} ${String(judgments.length).padStart(3)}  ${pct(precision)}  ${pct(recall)}`,
-  );
-  for (const m of misses) console.log(`  ${m}`);
+  const devFigures = score('development set (the taxonomy was tuned on it)', dev, byId, taxonomy, predict);
+  const testFigures =
+    test.length > 0
+      ? score('held-out test set (judged blind, never tuned on)', test, byId, taxonomy, predict)
+      : null;
   return {
-    judgments: judgments.length,
-    precision: Number(precision.toFixed(3)),
-    recall: Number(recall.toFixed(3)),
-    topicsMeetingTarget: rows.filter((r) => r.precision >= 0.85 && r.recall >= 0.85).length,
-    topics: Object.fromEntries(
-      rows.map((r) => [
-        r.topic,
-        { precision: Number(r.precision.toFixed(3)), recall: Number(r.recall.toFixed(3)) },
-      ]),
-    ),
+    taxonomyVersion: taxonomy.version,
+    dev: devFigures,
+    ...(testFigures ? { test: testFigures } : {}),
   };
 }

@@ -87,6 +87,23 @@ describe('tagging engine', () => {
     expect(twice?.score).toBe(3.75);
   });
 
+  it('counts overlapping or adjacent hits of one group as one mention', () => {
+    const overlap = loadTaxonomy({
+      version: 'test-3',
+      topics: [
+        topic('vla', {
+          phrases: [{ terms: ['vision-language-action', 'VLA', 'vision-language-action model'], weight: 2 }],
+          threshold: 1,
+        }),
+      ],
+    });
+    const e = compileTaxonomy(overlap);
+    // One mention written three ways at once: no repeat bonus.
+    expect(e.tag(paper('', 'a Vision-Language-Action model (VLA) for robots'))[0]?.score).toBe(2);
+    // Two separate mentions: the repeat bonus applies once.
+    expect(e.tag(paper('', 'a VLA for robots; the VLA is small'))[0]?.score).toBe(2.5);
+  });
+
   it('requires every co-occurrence group', () => {
     const both = paper(
       '',

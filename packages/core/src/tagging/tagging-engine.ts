@@ -64,6 +64,8 @@ interface CompiledTopic {
 interface Accumulator {
   groupTitle: Uint8Array;
   groupCount: Uint16Array;
+  /** Where the group's last counted mention ended, in the field being scanned. */
+  groupEnd: Int32Array;
   groupTerm: (string | undefined)[];
   required: Uint8Array;
   excluded: boolean;
@@ -147,6 +149,7 @@ export class CompiledTaxonomy {
         a = {
           groupTitle: new Uint8Array(groups),
           groupCount: new Uint16Array(groups),
+          groupEnd: new Int32Array(groups).fill(-1),
           groupTerm: new Array<string | undefined>(groups),
           required: new Uint8Array(this.topics[topic]?.requireCount ?? 0),
           excluded: false,
@@ -162,7 +165,11 @@ export class CompiledTaxonomy {
       else if (hit.ref.role === 'require') a.required[hit.ref.group] = 1;
       else {
         const g = hit.ref.group;
-        a.groupCount[g] = (a.groupCount[g] ?? 0) + 1;
+        // Overlapping or adjacent hits of one group are one mention: "multi-agent debate" also holds
+        // "multi-agent", and "Vision-Language-Action (VLA)" names the same thing twice.
+        const last = a.groupEnd[g] ?? -1;
+        if (last < 0 || hit.start > last) a.groupCount[g] = (a.groupCount[g] ?? 0) + 1;
+        a.groupEnd[g] = Math.max(last, hit.end);
         if (inTitle) a.groupTitle[g] = 1;
         if (a.groupTerm[g] === undefined || inTitle) a.groupTerm[g] = hit.ref.term;
       }
@@ -170,6 +177,7 @@ export class CompiledTaxonomy {
     const title = tokenise(paper.title);
     const abstract = tokenise(paper.abstract);
     this.index.scan(title.lower, title.exact, onHit(true));
+    for (const a of acc.values()) a.groupEnd.fill(-1);
     this.index.scan(abstract.lower, abstract.exact, onHit(false));
     if (this.profileIndex.size > 0) {
       const seen = new Set<string>();

@@ -30,6 +30,8 @@ export interface TermHit {
   ref: TermRef;
   /** Position of the first word of the match. */
   start: number;
+  /** Position after its last word. */
+  end: number;
 }
 
 export class TermIndex {
@@ -80,11 +82,11 @@ export class TermIndex {
 function walk(root: TrieNode, words: readonly string[], start: number, onHit: (hit: TermHit) => void): void {
   let at = root;
   for (let i = start; ; i++) {
-    if (at !== root) for (const ref of at.ends) onHit({ ref, start });
+    if (at !== root) for (const ref of at.ends) onHit({ ref, start, end: i });
     const word = words[i];
     if (word === undefined) return;
     for (const p of at.prefixes)
-      if (word.startsWith(p.prefix)) for (const ref of p.refs) onHit({ ref, start });
+      if (word.startsWith(p.prefix)) for (const ref of p.refs) onHit({ ref, start, end: i + 1 });
     const next = at.next.get(word);
     if (!next) return;
     at = next;
