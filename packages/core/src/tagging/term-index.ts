@@ -18,12 +18,15 @@ export interface TermRef {
 interface TrieNode {
   next: Map<string, TrieNode>;
   ends: TermRef[];
-  /** Terms whose last word is a prefix ("reinforc*"), matched against the next word. */
-  prefixes: { prefix: string; refs: TermRef[] }[];
+  /**
+   * Terms whose last word is a prefix ("reinforc*"), matched against the next word; bucketed by first letter
+   * because every word of every paper is checked against the root's prefixes.
+   */
+  prefixes: Map<number, { prefix: string; refs: TermRef[] }[]>;
 }
 
 function node(): TrieNode {
-  return { next: new Map(), ends: [], prefixes: [] };
+  return { next: new Map(), ends: [], prefixes: new Map() };
 }
 
 export interface TermHit {
@@ -62,9 +65,11 @@ export class TermIndex {
     }
     if (isPrefix) {
       const prefix = words[words.length - 1] ?? '';
-      const slot = at.prefixes.find((p) => p.prefix === prefix);
+      const bucket = at.prefixes.get(prefix.charCodeAt(0)) ?? [];
+      const slot = bucket.find((p) => p.prefix === prefix);
       if (slot) slot.refs.push(ref);
-      else at.prefixes.push({ prefix, refs: [ref] });
+      else bucket.push({ prefix, refs: [ref] });
+      at.prefixes.set(prefix.charCodeAt(0), bucket);
     } else {
       at.ends.push(ref);
     }
@@ -72,21 +77,44 @@ export class TermIndex {
 
   /** Calls `onHit` for every term occurrence in the word lists (both from one `tokenise`). */
   scan(lower: readonly string[], exact: readonly string[], onHit: (hit: TermHit) => void): void {
+    // The roots are looked up inline: this loop runs for every word of every paper, and most words start
+    // no term at all.
+    const lowerRoot = this.lowerRoot;
+    const exactRoot = this.exactRoot;
     for (let start = 0; start < lower.length; start++) {
-      walk(this.lowerRoot, lower, start, onHit);
-      walk(this.exactRoot, exact, start, onHit);
+      const lw = lower[start] as string;
+      const l = lowerRoot.next.get(lw);
+      if (l) walk(l, lower, start, onHit);
+      if (lowerRoot.prefixes.size > 0) prefixHits(lowerRoot, lw, start, start, onHit);
+      const ew = exact[start] as string;
+      const e = exactRoot.next.get(ew);
+      if (e) walk(e, exact, start, onHit);
+      if (exactRoot.prefixes.size > 0) prefixHits(exactRoot, ew, start, start, onHit);
     }
   }
 }
 
-function walk(root: TrieNode, words: readonly string[], start: number, onHit: (hit: TermHit) => void): void {
-  let at = root;
-  for (let i = start; ; i++) {
-    if (at !== root) for (const ref of at.ends) onHit({ ref, start, end: i });
+function prefixHits(
+  at: TrieNode,
+  word: string,
+  position: number,
+  start: number,
+  onHit: (hit: TermHit) => void,
+): void {
+  const bucket = at.prefixes.get(word.charCodeAt(0));
+  if (!bucket) return;
+  for (const p of bucket)
+    if (word.startsWith(p.prefix)) for (const ref of p.refs) onHit({ ref, start, end: position + 1 });
+}
+
+/** Continues a match from a node reached by the word at `start`. */
+function walk(first: TrieNode, words: readonly string[], start: number, onHit: (hit: TermHit) => void): void {
+  let at = first;
+  for (let i = start + 1; ; i++) {
+    for (const ref of at.ends) onHit({ ref, start, end: i });
     const word = words[i];
     if (word === undefined) return;
-    for (const p of at.prefixes)
-      if (word.startsWith(p.prefix)) for (const ref of p.refs) onHit({ ref, start, end: i + 1 });
+    if (at.prefixes.size > 0) prefixHits(at, word, i, start, onHit);
     const next = at.next.get(word);
     if (!next) return;
     at = next;
