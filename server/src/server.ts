@@ -39,7 +39,10 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   const target = harvestTarget(store);
   // Tags must match the papers and the taxonomy before the first topic is served.
   const { topics } = openTopics(store);
-  const refreshTags = () => retag(store.db, topics.taxonomy);
+  const refreshTags = () => {
+    retag(store.db, topics.taxonomy);
+    topics.invalidate();
+  };
   const scheduler = config.harvest
     ? new HarvestScheduler({
         oaiUrl: config.oaiUrl,

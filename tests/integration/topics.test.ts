@@ -73,24 +73,40 @@ describe('stored tags', () => {
     expect(tagRows(untouched)).toEqual(before);
   });
 
-  it('a paper whose text changes is re-tagged; a replacement never counts as new', () => {
+  it('a new listed paper is tagged and counted; a paper known only from a replacement never counts', () => {
     const asOf = topics.topic('3d-gaussian-splatting').asOf;
-    const before = topics.topic('3d-gaussian-splatting');
-    const fresh = normalisePaper({
-      id: '2605.99001',
+    const before = topics.topic('3d-gaussian-splatting', { asOf });
+    const text = (id: string) => ({
+      id,
       title: 'Faster 3D Gaussian Splatting for large scenes',
-      abstract: 'We render 3D Gaussian splats of large scenes in real time with a new rasteriser.',
+      abstract:
+        'We render 3D Gaussian splats of large scenes in real time with a new rasteriser for splatting.',
       authors: ['A. Author'],
       categories: ['cs.CV'],
     });
-    // Known only from a replacement: stored, tagged, but with no listing date it is never a new paper.
-    t.store.papers.upsertBatch([fresh], { countsAsListing: false });
-    retag(t.store.db, defaultTaxonomy());
+    const write = (fn: () => void) => {
+      fn();
+      retag(t.store.db, defaultTaxonomy());
+      // The server does the same after its own writes; other connections' commits are noticed by SQLite.
+      topics.invalidate();
+    };
+
+    write(() =>
+      t.store.papers.upsertBatch([normalisePaper({ ...text('2605.99001'), listingDate: asOf })], {
+        countsAsListing: true,
+      }),
+    );
     expect(topics.paperTags('2605.99001').map((x) => x.slug)).toContain('3d-gaussian-splatting');
-    const after = topics.topic('3d-gaussian-splatting', { asOf });
-    expect(after.momentum.last28).toBe(before.momentum.last28);
-    expect(after.momentum.total).toBe(before.momentum.total);
-    expect(after.paperIds).not.toContain('2605.99001');
+    const listed = topics.topic('3d-gaussian-splatting', { asOf });
+    expect(listed.momentum.last28).toBe(before.momentum.last28 + 1);
+    expect(listed.momentum.total).toBe(before.momentum.total + 1);
+    expect(listed.paperIds[0]).toBe('2605.99001');
+
+    write(() => t.store.papers.upsertBatch([normalisePaper(text('2605.99002'))], { countsAsListing: false }));
+    expect(topics.paperTags('2605.99002').map((x) => x.slug)).toContain('3d-gaussian-splatting');
+    const replaced = topics.topic('3d-gaussian-splatting', { asOf });
+    expect(replaced.momentum.total).toBe(listed.momentum.total);
+    expect(replaced.paperIds).not.toContain('2605.99002');
   });
 });
 

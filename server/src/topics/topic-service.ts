@@ -60,6 +60,11 @@ export class TopicService {
   readonly #allDaily: Statement<[], { day: string; n: number }>;
   readonly #latest: Statement<[], string | null>;
   readonly #closure = new Map<string, string>();
+  readonly #dataVersion: Statement<[], number>;
+  /** Answers per query, valid while the data they were computed from is unchanged. */
+  readonly #cache = new Map<string, TopicSummary[] | TopicDetail>();
+  #cacheKey = '';
+  #generation = 0;
 
   constructor(db: Database, taxonomy: Taxonomy) {
     this.#taxonomy = taxonomy;
@@ -68,6 +73,27 @@ export class TopicService {
     this.#paperIds = db.prepare(TOPIC_PAPER_IDS);
     this.#allDaily = db.prepare(ALL_DAILY);
     this.#latest = db.prepare<[], string | null>(LATEST_DAY).pluck();
+    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /** Call after this connection writes papers or tags; other connections' commits are noticed by SQLite. */
+  invalidate(): void {
+    this.#generation += 1;
+  }
+
+  private cached<T extends TopicSummary[] | TopicDetail>(key: string, compute: () => T): T {
+    // data_version changes when another connection (a CLI import next to the server) commits.
+    const version = `${this.#dataVersion.get() ?? 0}:${this.#generation}`;
+    if (version !== this.#cacheKey) {
+      this.#cache.clear();
+      this.#cacheKey = version;
+    }
+    const hit = this.#cache.get(key) as T | undefined;
+    if (hit) return hit;
+    const value = compute();
+    if (this.#cache.size > 500) this.#cache.clear();
+    this.#cache.set(key, value);
+    return value;
   }
 
   get taxonomy(): Taxonomy {
@@ -163,15 +189,19 @@ export class TopicService {
   topic(slug: string, query: TopicQuery = {}): TopicDetail {
     this.topicSpec(slug);
     const asOf = this.resolveAsOf(query.asOf);
-    const summary = this.summary(slug, asOf, query.weeks, this.allDaily());
-    return { ...summary, paperIds: this.#paperIds.all(this.closure(slug), asOf).map((r) => r.id) };
+    return this.cached(`topic:${slug}:${asOf}:${query.weeks ?? ''}`, () => {
+      const summary = this.summary(slug, asOf, query.weeks, this.allDaily());
+      return { ...summary, paperIds: this.#paperIds.all(this.closure(slug), asOf).map((r) => r.id) };
+    });
   }
 
   /** Every topic in taxonomy order. */
   topics(query: TopicQuery = {}): TopicSummary[] {
     const asOf = this.resolveAsOf(query.asOf);
-    const allDaily = this.allDaily();
-    return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, allDaily));
+    return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, () => {
+      const allDaily = this.allDaily();
+      return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, allDaily));
+    });
   }
 
   /** A paper's tags with the broader topics they imply, broad to narrow. */
