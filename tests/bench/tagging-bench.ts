@@ -100,31 +100,30 @@ async function topicApi() {
   const startMs = performance.now() - t0;
   try {
     const slugs = defaultTaxonomy().topics.map((t) => t.slug);
-    const times: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      for (const slug of slugs) {
-        const t = performance.now();
-        const res = await fetch(`${server.url}/api/topics/${slug}`);
-        await res.json();
-        times.push(performance.now() - t);
-      }
-    }
-    const listTimes: number[] = [];
-    for (let round = 0; round < 10; round++) {
+    const time = async (path: string) => {
       const t = performance.now();
-      await (await fetch(`${server.url}/api/topics`)).json();
-      listTimes.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    listTimes.sort((a, b) => a - b);
+      await (await fetch(`${server.url}${path}`)).json();
+      return performance.now() - t;
+    };
+    // Cold: the first request for each topic computes it; warm: repeats are answered from the cache.
+    const cold: number[] = [];
+    for (const slug of slugs) cold.push(await time(`/api/topics/${slug}`));
+    const warm: number[] = [];
+    for (let round = 0; round < 2; round++)
+      for (const slug of slugs) warm.push(await time(`/api/topics/${slug}`));
+    const listCold = await time('/api/topics?weeks=12');
+    const listWarm: number[] = [];
+    for (let round = 0; round < 10; round++) listWarm.push(await time('/api/topics?weeks=12'));
+    for (const a of [cold, warm, listWarm]) a.sort((x, y) => x - y);
     return {
       startMs,
-      requests: times.length,
-      p50: percentile(times, 50),
-      p95: percentile(times, 95),
-      max: times[times.length - 1] ?? NaN,
-      listP50: percentile(listTimes, 50),
-      listP95: percentile(listTimes, 95),
+      requests: cold.length,
+      p50: percentile(cold, 50),
+      p95: percentile(cold, 95),
+      max: cold[cold.length - 1] ?? NaN,
+      warmP95: percentile(warm, 95),
+      listCold,
+      listWarmP95: percentile(listWarm, 95),
     };
   } finally {
     await server.close();
@@ -160,10 +159,10 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
   const api = await topicApi();
   console.log(`server start, tagging the whole corpus on first start: ${(api.startMs / 1000).toFixed(1)} s`);
   console.log(
-    `GET /api/topics/:slug over ${api.requests} requests: p50 ${api.p50.toFixed(1)} ms, p95 ${api.p95.toFixed(1)} ms, max ${api.max.toFixed(1)} ms (target p95 < 50 ms)`,
+    `GET /api/topics/:slug, first request for each of ${api.requests} topics (uncached): p50 ${api.p50.toFixed(1)} ms, p95 ${api.p95.toFixed(1)} ms, max ${api.max.toFixed(1)} ms (target p95 < 50 ms); repeated: p95 ${api.warmP95.toFixed(1)} ms`,
   );
   console.log(
-    `GET /api/topics (all ${topics} topics): p50 ${api.listP50.toFixed(1)} ms, p95 ${api.listP95.toFixed(1)} ms`,
+    `GET /api/topics (all ${topics} topics): first ${api.listCold.toFixed(0)} ms, repeated p95 ${api.listWarmP95.toFixed(1)} ms`,
   );
   console.log(`Node tagging ${nodeRate >= 10_000 ? 'meets' : 'MISSES'} the 10,000 papers/s target`);
 
@@ -178,6 +177,8 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
     serverStartSec: Number((api.startMs / 1000).toFixed(1)),
     topicApiP50Ms: Number(api.p50.toFixed(1)),
     topicApiP95Ms: Number(api.p95.toFixed(1)),
-    topicsListP95Ms: Number(api.listP95.toFixed(1)),
+    topicApiWarmP95Ms: Number(api.warmP95.toFixed(1)),
+    topicsListFirstMs: Math.round(api.listCold),
+    topicsListWarmP95Ms: Number(api.listWarmP95.toFixed(1)),
   };
 }
