@@ -12,8 +12,8 @@ const manifest = JSON.parse(readFileSync(resolve(listingsDir, 'MANIFEST.json'), 
 const corpusPapers = Object.values(manifest.files).reduce((sum, f) => sum + f.records, 0);
 
 test('the status page shows the stored papers and the harvest state', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Quire', level: 1 })).toBeVisible();
+  await page.goto('/status');
+  await expect(page.getByRole('heading', { name: 'Status', level: 1 })).toBeVisible();
   await expect(page.getByTestId('paper-count')).toHaveText(`${corpusPapers.toLocaleString('en-US')} papers`);
   await expect(page.getByTestId('first-listing')).toHaveText(manifest.window.first);
   await expect(page.getByTestId('last-listing')).toHaveText(manifest.window.last);
@@ -35,6 +35,6 @@ test('client-side routes fall back to the app and unknown API paths answer JSON 
   expect(shell.headers()['content-type']).toContain('text/html');
   await page.goto('/some/client/route');
   await expect(page.getByRole('heading', { name: 'Page not found', level: 1 })).toBeVisible();
-  await page.getByRole('link', { name: 'Back to the status page' }).click();
-  await expect(page.getByRole('heading', { name: 'Quire', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the topic directory' }).click();
+  await expect(page.getByRole('heading', { name: 'Topics', level: 1 })).toBeVisible();
 });

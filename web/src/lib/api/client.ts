@@ -1,0 +1,134 @@
+/**
+ * Typed fetchers for the server's JSON API. Every failure becomes an `ApiError` that says whether the server
+ * could not be reached or answered an error (with its own message), so pages can show the right sentence.
+ */
+import type { StatusDto } from '@quire/core';
+import { ApiError } from './api-error.ts';
+import type { ApiErrorBody, PaperView, TopicDetail, TopicSummary } from './types.ts';
+
+export type Fetch = typeof fetch;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface TopicQuery {
+  /** YYYY-MM-DD; the server defaults to its latest listing day. */
+  asOf?: string;
+  weeks?: number;
+}
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiErrorBody).error === 'string' &&
+    typeof (value as ApiErrorBody).message === 'string'
+  );
+}
+
+export async function getJson<T>(fetchFn: Fetch, path: string, options: RequestOptions = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetchFn(path, { headers: { accept: 'application/json' }, signal: options.signal ?? null });
+  } catch (err) {
+    if (options.signal?.aborted) throw new ApiError('aborted', 0, 'aborted', 'The request was cancelled.');
+    const why = err instanceof Error ? ` (${err.message})` : '';
+    throw new ApiError(
+      'unreachable',
+      0,
+      'unreachable',
+      `Cannot reach the Quire server${why}. Check that it is running and reload.`,
+    );
+  }
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    if (options.signal?.aborted) throw new ApiError('aborted', 0, 'aborted', 'The request was cancelled.');
+    throw new ApiError(
+      'bad-response',
+      res.status,
+      'bad-response',
+      `The server answered ${path} with HTTP ${res.status} but not with JSON. Is this a Quire server?`,
+    );
+  }
+  if (!res.ok) {
+    if (isErrorBody(body)) throw new ApiError('server', res.status, body.error, body.message);
+    throw new ApiError('server', res.status, `http-${res.status}`, `The server answered HTTP ${res.status}.`);
+  }
+  return body as T;
+}
+
+function query(q: TopicQuery): string {
+  const params = new URLSearchParams();
+  if (q.asOf) params.set('asOf', q.asOf);
+  if (q.weeks !== undefined) params.set('weeks', String(q.weeks));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export function fetchStatus(fetchFn: Fetch, options?: RequestOptions): Promise<StatusDto> {
+  return getJson<StatusDto>(fetchFn, '/api/status', options);
+}
+
+export function fetchTopics(
+  fetchFn: Fetch,
+  q: TopicQuery = {},
+  options?: RequestOptions,
+): Promise<TopicSummary[]> {
+  return getJson<TopicSummary[]>(fetchFn, `/api/topics${query(q)}`, options);
+}
+
+export function fetchTopic(
+  fetchFn: Fetch,
+  slug: string,
+  q: TopicQuery = {},
+  options?: RequestOptions,
+): Promise<TopicDetail> {
+  return getJson<TopicDetail>(fetchFn, `/api/topics/${encodeURIComponent(slug)}${query(q)}`, options);
+}
+
+/** Old-style ids keep their slash ("hep-th/9901001"); the server reads the rest of the path as the id. */
+export function paperPath(id: string): string {
+  return `/api/papers/${id.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+export function fetchPaper(fetchFn: Fetch, id: string, options?: RequestOptions): Promise<PaperView> {
+  return getJson<PaperView>(fetchFn, paperPath(id), options);
+}
+
+export type PaperResult = { id: string; paper: PaperView } | { id: string; error: ApiError };
+
+export interface ManyOptions extends RequestOptions {
+  /** Requests in flight at once; 6, a browser's connections per host. */
+  concurrency?: number;
+}
+
+/**
+ * Fetches papers one request each (there is no batch endpoint yet), a bounded number at a time, in the
+ * order given. A paper the server does not have is reported in its slot; an unreachable server or a
+ * cancelled request fails the whole call, since every other paper would fail the same way.
+ */
+export async function fetchPapers(
+  fetchFn: Fetch,
+  ids: readonly string[],
+  options: ManyOptions = {},
+): Promise<PaperResult[]> {
+  const results = new Array<PaperResult>(ids.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < ids.length; i = next++) {
+      const id = ids[i] as string;
+      try {
+        results[i] = { id, paper: await fetchPaper(fetchFn, id, options) };
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.kind === 'unreachable' || err.kind === 'aborted') throw err;
+        results[i] = { id, error: err };
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency ?? 6, ids.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return results;
+}

@@ -1,0 +1,13 @@
+import { error } from '@sveltejs/kit';
+import { failLoad } from '$lib/api/load-error.ts';
+import { paperCache } from '$lib/api/paper-cache.ts';
+import type { PageLoad } from './$types';
+
+export const load = (async ({ params, fetch }) => {
+  if (!params.id) error(404, { message: 'No paper id was given.', subject: 'paper' });
+  try {
+    return { paper: await paperCache.get(fetch, params.id) };
+  } catch (err) {
+    return failLoad(err, 'paper');
+  }
+}) satisfies PageLoad;
