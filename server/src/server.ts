@@ -9,6 +9,7 @@ import { fetchPaper } from './harvest/fetch-paper.ts';
 import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
 import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
+import { SearchService } from './search/search-service.ts';
 import { openStore, type Store } from './store/open-store.ts';
 import { openTopics } from './topics/open-topics.ts';
 import { retag } from './topics/retag.ts';
@@ -39,9 +40,13 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   const target = harvestTarget(store);
   // Tags must match the papers and the taxonomy before the first topic is served.
   const { topics } = openTopics(store);
+  // Built in slices after the server starts listening; the first searches wait for it.
+  const search = new SearchService(store.db, topics.taxonomy, { log });
   const refreshTags = () => {
-    retag(store.db, topics.taxonomy);
+    const report = retag(store.db, topics.taxonomy);
     topics.invalidate();
+    // New and changed papers are re-indexed; tags changed under unchanged papers need a rebuild.
+    search.refresh({ full: report.changedTopics.length > 0 || report.removedTopics.length > 0 });
   };
   const scheduler = config.harvest
     ? new HarvestScheduler({
@@ -64,6 +69,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     fetchPaper: (id) => fetchPaper(id, { apiUrl: config.apiUrl, client, target }),
     onPapersChanged: refreshTags,
     topics,
+    search,
     webDir,
   });
 
@@ -72,6 +78,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     s.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
+  void search.buildInBackground();
   scheduler?.start();
 
   return {
@@ -81,6 +88,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     scheduler,
     async close() {
       await scheduler?.stop();
+      search.close();
       await new Promise<void>((done) => server.close(() => done()));
       store.close();
     },

@@ -11,3 +11,4 @@ export * from './paper-merge.ts';
 export * from './status-dto.ts';
 export * from './tagging/index.ts';
 export * from './momentum/index.ts';
+export * from './search/index.ts';

@@ -9,6 +9,7 @@ import {
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
+import type { SearchApi } from '../search/search-service.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { serveWebApp } from './static-files.ts';
@@ -24,6 +25,8 @@ export interface AppOptions {
   /** Folder of the built web app; absent in API-only tests. */
   webDir?: string;
   topics: TopicService;
+  /** Full-text search; absent when the server was started without it. */
+  search?: SearchApi;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -71,6 +74,15 @@ export function createApp(options: AppOptions): Hono {
     c.json(options.topics.topic(c.req.param('slug'), topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
   );
 
+  app.get('/api/search', async (c) => {
+    if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.', 404);
+    const page = {
+      limit: wholeNumber('limit', c.req.query('limit'), 20, 1, 100),
+      offset: wholeNumber('offset', c.req.query('offset'), 0, 0, 1_000_000),
+    };
+    return c.json(await options.search.search(c.req.query('q') ?? '', page));
+  });
+
   app.all('/api/*', (c) => {
     throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);
   });
@@ -100,4 +112,23 @@ function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQ
     query.weeks = n;
   }
   return query;
+}
+
+function wholeNumber(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new QuireError(
+      'bad-input',
+      `${name} must be a whole number from ${min} to ${max}, not "${raw}".`,
+      400,
+    );
+  }
+  return n;
 }

@@ -1,0 +1,13 @@
+export * from './highlight.ts';
+export * from './query-syntax.ts';
+export * from './search-build.ts';
+export * from './search-config.ts';
+export * from './search-dto.ts';
+export * from './search-run.ts';
+export {
+  AUTHOR_SEPARATOR,
+  normaliseSearchText,
+  queryTermsOf,
+  tokenizeSearchText,
+  wordSequence,
+} from './search-text.ts';

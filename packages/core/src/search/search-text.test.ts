@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  authorFilterKey,
+  authorKeys,
+  indexTerms,
+  normaliseSearchText,
+  queryTermsOf,
+  tokenizeAuthors,
+  tokenizeSearchText,
+  wordSequence,
+} from './search-text.ts';
+
+describe('normaliseSearchText', () => {
+  it('drops LaTeX markup but keeps the words it wraps', () => {
+    expect(normaliseSearchText('\\textbf{O}ffline \\textbf{P}olicy')).toBe('offline policy');
+    expect(tokenizeSearchText('We built $\\texttt{torch-webgpu}$ with $\\alpha$-scaling')).toEqual([
+      'we',
+      'built',
+      'torch-webgpu',
+      'with',
+      'alpha',
+      'scaling',
+    ]);
+    expect(tokenizeSearchText('as in \\cite{smith2020} and Fig.~\\ref{fig:a}')).toEqual([
+      'as',
+      'in',
+      'and',
+      'fig',
+    ]);
+  });
+
+  it('folds accents, written as Unicode or as LaTeX', () => {
+    expect(tokenizeSearchText('Müller, G\\"{o}del, Erd\\H{o}s, Jos\\\'e')).toEqual([
+      'muller',
+      'godel',
+      'erdos',
+      'jose',
+    ]);
+  });
+});
+
+describe('terms', () => {
+  it('indexes a hyphenated word as its parts and joined; a query reads it joined', () => {
+    expect(indexTerms('multi-agent')).toEqual(['multi', 'agent', 'multiagent']);
+    expect(queryTermsOf('multi-agent')).toEqual(['multiagent']);
+    expect(queryTermsOf('multiagent systems')).toEqual(['multiagent', 'system']);
+  });
+
+  it('drops function words from text and queries, but not from authors', () => {
+    expect(indexTerms('the')).toEqual([]);
+    expect(indexTerms('an', 'authors')).toEqual(['an']);
+    expect(queryTermsOf('the policies of agents')).toEqual(['policy', 'agent']);
+  });
+
+  it('keeps every word, in order, for phrase checks', () => {
+    expect(wordSequence('State-of-the-Art Agents')).toEqual(['state', 'of', 'the', 'art', 'agent']);
+  });
+});
+
+describe('author keys', () => {
+  it('gives each author whole-name keys an author filter looks up', () => {
+    expect(authorKeys(['jane', 'm', 'doe'])).toEqual(['janedoe', 'jdoe', 'jmdoe']);
+    expect(authorKeys(['doe'])).toEqual([]);
+    expect(tokenizeAuthors('Jane Doe, Li Wei')).toEqual([
+      'jane',
+      'doe',
+      'janedoe',
+      'jdoe',
+      'li',
+      'wei',
+      'liwei',
+      'lwei',
+    ]);
+  });
+
+  it('looks a filter up by first and last name, or by initials when written so', () => {
+    expect(authorFilterKey('Jane Doe')).toBe('janedoe');
+    expect(authorFilterKey('Jane M. Doe')).toBe('janedoe');
+    expect(authorFilterKey('J. M. Doe')).toBe('jmdoe');
+    expect(authorFilterKey('Jean-Pierre Sérre')).toBe('jeanserre');
+    expect(authorFilterKey('Doe')).toBe('doe');
+    expect(authorFilterKey('  ')).toBeNull();
+  });
+});

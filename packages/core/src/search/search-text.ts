@@ -1,0 +1,177 @@
+import { foldLower } from '../tagging/tokenise.ts';
+
+/**
+ * How search reads arXiv text. The index, the query and the highlighter all go through these functions, so
+ * a word is found and marked the same way on the server and in the browser.
+ *
+ * - LaTeX markup is dropped but its words kept: `\textbf{O}ffline` reads "Offline", `$\alpha$` reads "alpha".
+ * - Accents are folded ("Müller" = "muller") and a light plural fold is applied ("agents" = "agent").
+ * - A hyphenated word is indexed as its parts and joined ("multi-agent" → multi, agent, multiagent), while a
+ *   query reads it joined only; so "multi-agent", "multiagent" and "multi agent" all find it.
+ */
+
+// Formatting commands whose argument is the text itself; removed without a space so `\textbf{O}ffline`
+// stays one word.
+const FORMATTING =
+  /\\(?:text(?:bf|it|sc|tt|sf|rm|up|md|normal)?|emph|math(?:rm|bf|cal|bb|it|sf|tt|frak|scr|op)|boldsymbol|bm|operatorname|underline|mbox|hbox)(?![A-Za-z])\s*/g;
+// Commands whose argument is a key, not prose.
+const REFERENCES = /\\(?:cite[a-z]*|ref|eqref|autoref|label|url)\s*\{[^{}]*\}/g;
+const SYMBOL_ACCENT = /\\['"^`~=.]\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))/g;
+const LETTER_ACCENT = /\\[uvHckrdb]\s*\{\s*([A-Za-z])\s*\}/g;
+const COMMAND = /\\([A-Za-z]+)/g;
+const ESCAPED = /\\./g;
+const BRACES = /[{}]/g;
+const MATH_PUNCTUATION = /[$^_~]/g;
+const MARKS = /\p{M}/gu;
+
+/** Words, with inner hyphens and apostrophes kept so compounds can be indexed both ways. */
+const COMPOUND = /[\p{L}\p{N}]+(?:['’\-‐‑][\p{L}\p{N}]+)*/gu;
+const JOINERS = /['’\-‐‑]/;
+
+/**
+ * Function words that would match nearly every abstract. Kept deliberately short: "model" or "data" are
+ * poor topic signals but real search words. Authors keep every word ("An", "Do", "Le" are surnames).
+ */
+const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be by for from has have in into is it its of on or our that the their these this to ' +
+    'was we were which with'
+  ).split(' '),
+);
+
+// Most abstracts are plain ASCII without maths; they skip the replacements below, which dominate the
+// time to index the corpus otherwise.
+const LATEX_CHARS = /[\\{}$^_~]/;
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/** Lowercased, accent-free text with LaTeX markup removed. */
+export function normaliseSearchText(text: string): string {
+  let out = LATEX_CHARS.test(text) ? stripLatex(text) : text;
+  if (NON_ASCII.test(out)) out = out.normalize('NFKD').replace(MARKS, '');
+  return out.toLowerCase();
+}
+
+function stripLatex(text: string): string {
+  return text
+    .replace(REFERENCES, ' ')
+    .replace(SYMBOL_ACCENT, (_, braced: string | undefined, bare: string | undefined) => braced ?? bare ?? '')
+    .replace(LETTER_ACCENT, '$1')
+    .replace(FORMATTING, '')
+    .replace(COMMAND, ' $1 ')
+    .replace(ESCAPED, ' ')
+    .replace(BRACES, '')
+    .replace(MATH_PUNCTUATION, ' ');
+}
+
+/** The tokenizer of the index and of queries: words and hyphenated compounds of normalised text. */
+export function tokenizeSearchText(text: string): string[] {
+  return normaliseSearchText(text).match(COMPOUND) ?? [];
+}
+
+/** Between names in `SearchDoc.authors`; names never contain it (list punctuation is trimmed from them). */
+export const AUTHOR_SEPARATOR = ', ';
+
+/**
+ * Whole-name keys for one author's words, so an author filter matches one person rather than a first name
+ * from one author and a surname from another: first+last ("janedoe"), initial+last ("jdoe") and all
+ * initials+last ("jmdoe" for Jane M. Doe). Single names have none; their word is the key.
+ */
+export function authorKeys(words: readonly string[]): string[] {
+  const last = words.at(-1);
+  if (words.length < 2 || last === undefined) return [];
+  const given = words.slice(0, -1);
+  const keys = new Set([
+    `${given[0] ?? ''}${last}`,
+    `${given[0]?.charAt(0) ?? ''}${last}`,
+    `${given.map((w) => w.charAt(0)).join('')}${last}`,
+  ]);
+  return [...keys];
+}
+
+/** The key an author filter's name is looked up by: its first+last or, when written as initials, that form. */
+export function authorFilterKey(name: string): string | null {
+  const words = wordSequence(name);
+  const last = words.at(-1);
+  if (last === undefined) return null;
+  if (words.length === 1) return last;
+  const given = words.slice(0, -1);
+  return given.every((w) => w.length === 1) ? `${given.join('')}${last}` : `${given[0] ?? ''}${last}`;
+}
+
+/** The authors field's tokens: each name's words, then its whole-name keys. */
+export function tokenizeAuthors(authors: string): string[] {
+  const out: string[] = [];
+  for (const name of authors.split(AUTHOR_SEPARATOR)) {
+    const tokens = tokenizeSearchText(name);
+    out.push(...tokens, ...authorKeys(sequenceOf(tokens)));
+  }
+  return out;
+}
+
+/** The index tokenizer: per field, since authors get whole-name keys. */
+export function tokenizeField(text: string, field?: string): string[] {
+  return field === 'authors' ? tokenizeAuthors(text) : tokenizeSearchText(text);
+}
+
+/** One already-normalised word as stored in the index. */
+export function foldTerm(word: string): string {
+  return foldLower(word);
+}
+
+function isNoise(term: string): boolean {
+  return STOPWORDS.has(term) || (term.length === 1 && !/\d/.test(term));
+}
+
+/**
+ * Index-side term processing (minisearch `processTerm`). Title and abstract drop function words; the
+ * authors field keeps everything, initials included.
+ */
+export function indexTerms(token: string, field?: string): string[] {
+  const keepAll = field === 'authors';
+  if (!JOINERS.test(token)) {
+    const term = foldTerm(token);
+    return keepAll || !isNoise(term) ? [term] : [];
+  }
+  const parts = token.split(JOINERS).filter((p) => p.length > 0);
+  const out: string[] = [];
+  for (const part of parts) {
+    const term = foldTerm(part);
+    if (keepAll || !isNoise(term)) out.push(term);
+  }
+  if (parts.length > 1) out.push(foldTerm(parts.join('')));
+  return out;
+}
+
+/** Query-side term processing for free text and phrases: compounds joined, function words dropped. */
+export function queryTerm(token: string): string | null {
+  const term = foldTerm(token.split(JOINERS).join(''));
+  return term.length === 0 || isNoise(term) ? null : term;
+}
+
+/** Query-side term processing for an author filter's key: nothing dropped, since "An" is a surname. */
+export function authorQueryTerm(token: string): string | null {
+  return token.length === 0 ? null : foldTerm(token);
+}
+
+/** The terms a free-text query string searches for, in order. */
+export function queryTermsOf(text: string): string[] {
+  return tokenizeSearchText(text).flatMap((t) => queryTerm(t) ?? []);
+}
+
+/** Tokens as a sequence of simple folded words, function words included (see `wordSequence`). */
+export function sequenceOf(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const token of tokens) {
+    if (!JOINERS.test(token)) out.push(foldTerm(token));
+    else for (const part of token.split(JOINERS)) if (part) out.push(foldTerm(part));
+  }
+  return out;
+}
+
+/**
+ * Every word as a sequence of simple parts, function words included: what phrases and author names are
+ * checked against, since the index alone cannot tell whether words are adjacent.
+ */
+export function wordSequence(text: string): string[] {
+  return sequenceOf(tokenizeSearchText(text));
+}

@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTaxonomy, normalisePaper, type Author, type SearchResponseDto } from '@quire/core';
+import { createApp } from '@quire/server/api/app';
+import { importPaths } from '@quire/server/ingest/import-dumps';
+import { SearchService } from '@quire/server/search/search-service';
+import { sampleQueries, timeQueries } from '@quire/server/search/search-timing';
+import { openTopics } from '@quire/server/topics/open-topics';
+import { retag } from '@quire/server/topics/retag';
+import { listingsDir } from '../src/paths.ts';
+import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+
+interface Row {
+  id: string;
+  title: string;
+  abstract: string;
+  authors: string;
+  listing_date: string | null;
+}
+
+let t: TempStore;
+let search: SearchService;
+let app: ReturnType<typeof createApp>;
+let rows: Row[];
+
+beforeAll(async () => {
+  t = tempStore();
+  await importPaths(t.store, [listingsDir]);
+  const { topics } = openTopics(t.store);
+  search = new SearchService(t.store.db, topics.taxonomy);
+  search.build();
+  app = createApp({ store: t.store, harvestState: () => null, topics, search });
+  rows = t.store.db
+    .prepare('SELECT id, title, abstract, authors, listing_date FROM papers ORDER BY id')
+    .all() as Row[];
+}, 300_000);
+afterAll(() => t.dispose());
+
+async function get(q: string, extra = ''): Promise<SearchResponseDto> {
+  const res = await app.request(`/api/search?q=${encodeURIComponent(q)}${extra}`);
+  expect(res.status, q).toBe(200);
+  return (await res.json()) as SearchResponseDto;
+}
+
+const ids = (answer: SearchResponseDto) => answer.results.map((r) => r.id);
+const hitTexts = (answer: SearchResponseDto, id: string) =>
+  (answer.results.find((r) => r.id === id)?.highlights.abstract ?? [])
+    .filter((s) => s.hit)
+    .map((s) => s.text.toLowerCase());
+
+/** Plain lowercase words of a text, read independently of the code under test. */
+const wordsOf = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
+
+let rareWord: { id: string; word: string } | undefined;
+function rareAbstractWord(): { id: string; word: string } {
+  rareWord ??= findRareAbstractWord();
+  return rareWord;
+}
+
+/**
+ * A long word found in exactly one paper, chosen from the corpus itself: no plural "s" (search folds
+ * plurals, which could join it with another paper's singular), and not part of a hyphenated word.
+ */
+function findRareAbstractWord(): { id: string; word: string } {
+  const papersWith = new Map<string, Set<string>>();
+  for (const row of rows) {
+    for (const word of wordsOf(`${row.title} ${row.abstract}`)) {
+      let set = papersWith.get(word);
+      if (!set) papersWith.set(word, (set = new Set()));
+      set.add(row.id);
+    }
+  }
+  for (const row of rows) {
+    for (const word of new Set(
+      row.abstract.toLowerCase().match(/(?<![\w\\-])[a-z]{10,14}(?![\w-])/g) ?? [],
+    )) {
+      if (!word.endsWith('s') && papersWith.get(word)?.size === 1) return { id: row.id, word };
+    }
+  }
+  throw new Error('no rare abstract word in the corpus');
+}
+
+/** An author whose surname appears in the author lists of two or three papers. */
+function rareSurname(): { id: string; name: string; surname: string } {
+  const papersWith = new Map<string, Set<string>>();
+  const parsed = rows.map((row) => ({
+    id: row.id,
+    names: (JSON.parse(row.authors) as Author[]).map((a) => a.name),
+  }));
+  const surnameOf = (name: string) => name.split(/\s+/).at(-1)?.toLowerCase() ?? '';
+  for (const { id, names } of parsed) {
+    for (const name of names) {
+      const surname = surnameOf(name);
+      let set = papersWith.get(surname);
+      if (!set) papersWith.set(surname, (set = new Set()));
+      set.add(id);
+    }
+  }
+  for (const { id, names } of parsed) {
+    for (const name of names) {
+      const surname = surnameOf(name);
+      const n = papersWith.get(surname)?.size ?? 0;
+      if (/^[a-z]{6,}$/.test(surname) && n >= 2 && n <= 3 && /^[A-Z][a-z]+ [A-Z][a-z]+$/.test(name)) {
+        return { id, name, surname };
+      }
+    }
+  }
+  throw new Error('no rare surname in the corpus');
+}
+
+function closure(slug: string): string[] {
+  const taxonomy = defaultTaxonomy();
+  const out = [slug];
+  for (let i = 0; i < out.length; i++) out.push(...(taxonomy.children.get(out[i] ?? '') ?? []));
+  return out;
+}
+
+describe('GET /api/search over the corpus', () => {
+  it('finds a paper by a rare word of its abstract, and highlights it', async () => {
+    const { id, word } = rareAbstractWord();
+    const answer = await get(word);
+    expect(answer.total).toBeGreaterThan(0);
+    expect(ids(answer).slice(0, 5)).toContain(id);
+    expect(hitTexts(answer, id)).toContain(word);
+    const result = answer.results.find((r) => r.id === id);
+    expect(result?.title).toBe(rows.find((r) => r.id === id)?.title);
+  });
+
+  it('finds it with a letter missing', async () => {
+    const { id, word } = rareAbstractWord();
+    const typo = word.slice(0, 4) + word.slice(5);
+    const answer = await get(typo);
+    expect(ids(answer), typo).toContain(id);
+    expect(hitTexts(answer, id)).toContain(word);
+  });
+
+  it('finds papers by an author surname, and by the whole name as a filter', async () => {
+    const { id, name, surname } = rareSurname();
+    expect(ids(await get(surname))).toContain(id);
+    const filtered = await get(`author:"${name}"`);
+    expect(ids(filtered)).toContain(id);
+    for (const result of filtered.results) {
+      const authors = t.store.papers.get(result.id)?.authors.map((a) => a.name.toLowerCase()) ?? [];
+      expect(authors, result.id).toContain(name.toLowerCase());
+    }
+  });
+
+  it('finds a quoted phrase from a title', async () => {
+    const row = rows.find((r) => /^[A-Za-z]{5,} [A-Za-z]{5,} [A-Za-z]{5,}/.test(r.title));
+    if (!row) throw new Error('no suitable title');
+    const phrase = row.title.split(' ').slice(0, 3).join(' ');
+    const answer = await get(`"${phrase}"`, '&limit=100');
+    expect(ids(answer)).toContain(row.id);
+    expect(answer.query.phrases).toEqual([phrase]);
+  });
+
+  it('topic: keeps only papers carrying the topic or a narrower one, and counts them all', async () => {
+    const slug = 'reinforcement-learning';
+    const carrying = new Set(
+      t.store.db
+        .prepare('SELECT DISTINCT paper_id FROM paper_tags WHERE topic IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(closure(slug))) as string[],
+    );
+    const listed = await get(`topic:${slug}`, '&limit=100');
+    expect(listed.total).toBe(carrying.size);
+    const dates = listed.results.map((r) => r.listingDate ?? '');
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const searched = await get(`topic:${slug} policy`, '&limit=100');
+    expect(searched.total).toBeGreaterThan(0);
+    expect(searched.total).toBeLessThan(listed.total);
+    for (const id of ids(searched)) expect(carrying.has(id), id).toBe(true);
+  });
+
+  it('cat: matches any of a paper’s categories', async () => {
+    const inRo = new Set(
+      t.store.db
+        .prepare("SELECT paper_id FROM paper_categories WHERE category = 'cs.RO'")
+        .pluck()
+        .all() as string[],
+    );
+    const listed = await get('cat:cs.RO');
+    expect(listed.total).toBe(inRo.size);
+    const searched = await get('category:cs.RO grasping', '&limit=100');
+    expect(searched.total).toBeGreaterThan(0);
+    for (const id of ids(searched)) expect(inRo.has(id), id).toBe(true);
+  });
+
+  it('from: and to: bound the listing date, both ends included', async () => {
+    const inRange = rows.filter(
+      (r) => r.listing_date && r.listing_date >= '2026-04-06' && r.listing_date <= '2026-04-10',
+    );
+    const listed = await get('from:2026-04-06 to:2026-04-10', '&limit=5&offset=3');
+    expect(listed.total).toBe(inRange.length);
+    expect(listed.results).toHaveLength(5);
+    const searched = await get('language from:2026-04-06 to:2026-04-10', '&limit=100');
+    for (const r of searched.results) {
+      expect(r.listingDate && r.listingDate >= '2026-04-06' && r.listingDate <= '2026-04-10', r.id).toBe(
+        true,
+      );
+    }
+  });
+
+  it('lists every paper newest first for an empty query', async () => {
+    const answer = await get('');
+    expect(answer.total).toBe(rows.length);
+    const newest = rows.reduce((m, r) => ((r.listing_date ?? '') > m ? (r.listing_date ?? '') : m), '');
+    expect(answer.results[0]?.listingDate).toBe(newest);
+    expect(answer.results[0]?.authors.length).toBeLessThanOrEqual(3);
+  });
+
+  it('answers 400 naming a bad filter or parameter', async () => {
+    for (const [query, pattern] of [
+      ['q=from%3A2026-99-01', /from: filter/],
+      ['q=topic%3Anot-a-topic', /topic: filter/],
+      ['q=x&limit=0', /limit/],
+    ] as const) {
+      const res = await app.request(`/api/search?${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { error: string; message: string };
+      expect(body.message).toMatch(pattern);
+    }
+  });
+
+  it('finds a paper stored after the build once refreshed', async () => {
+    const asOf = rows.reduce((m, r) => ((r.listing_date ?? '') > m ? (r.listing_date ?? '') : m), '');
+    t.store.papers.upsertBatch(
+      [
+        normalisePaper({
+          id: '2605.99901',
+          title: 'Quokkanomics: faster 3D Gaussian Splatting for large scenes',
+          abstract:
+            'We render 3D Gaussian splats of large scenes in real time with a new rasteriser for splatting.',
+          authors: ['Zed Quokkason'],
+          categories: ['cs.CV'],
+          listingDate: asOf,
+        }),
+      ],
+      { countsAsListing: true },
+    );
+    retag(t.store.db, defaultTaxonomy());
+    expect(search.refresh()).toMatchObject({ mode: 'incremental', papers: 1 });
+    expect(ids(await get('quokkanomic'))).toEqual(['2605.99901']);
+    // Tagged 3D Gaussian Splatting, so found under that topic's broader topics as well.
+    const broader = defaultTaxonomy().ancestors.get('3d-gaussian-splatting') ?? [];
+    expect(broader.length).toBeGreaterThan(0);
+    for (const slug of ['3d-gaussian-splatting', ...broader]) {
+      expect(ids(await get(`author:"Zed Quokkason" topic:${slug}`)), slug).toEqual(['2605.99901']);
+    }
+  });
+
+  it('has a timing helper for the benchmark (counts only; speed is for pnpm bench)', () => {
+    const queries = sampleQueries(t.store.db, 10, 3);
+    expect(queries).toHaveLength(10);
+    expect(sampleQueries(t.store.db, 10, 3)).toEqual(queries);
+    expect(timeQueries(search, queries)).toMatchObject({ queries: 10, withResults: 10 });
+  });
+});
