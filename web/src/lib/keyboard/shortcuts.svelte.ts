@@ -1,0 +1,170 @@
+import { tick } from 'svelte';
+import {
+  currentItem,
+  focusItem,
+  itemsOf,
+  itemTitle,
+  LIST,
+  moveFocus,
+  pageSave,
+  SAVE,
+  shown,
+} from './list-navigation.ts';
+
+/** The page's search or filter box, which `/` focuses: mark it `data-shortcut-search`. */
+export const SEARCH_BOX = '[data-shortcut-search]';
+
+export interface Shortcut {
+  keys: readonly string[];
+  /** One word, for the short hints ("J/K move"). */
+  verb: string;
+  description: string;
+}
+
+/** Every shortcut of the app, in the order the dialog and the hints show them. */
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['J', 'K'], verb: 'move', description: 'Next or previous paper (or topic) in the list' },
+  { keys: ['Enter'], verb: 'open', description: 'Open the focused paper or topic' },
+  { keys: ['S'], verb: 'save', description: 'Save the focused paper to your reading list, or remove it' },
+  { keys: ['/'], verb: 'search', description: 'Go to the search or filter box' },
+  { keys: ['?'], verb: 'shortcuts', description: 'Show these shortcuts' },
+  { keys: ['Esc'], verb: 'close', description: 'Close this dialog, or leave the search box' },
+];
+
+/** "J/K move · Enter open · S save · …" */
+export const SHORTCUT_SUMMARY = SHORTCUTS.map((s) => `${s.keys.join('/')} ${s.verb}`).join(' · ');
+
+/** Where letters are text: shortcuts stay out of the way there (all but Esc). */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.closest('input, textarea, select') !== null;
+}
+
+/** The text of the element an action button is described by (a save button names its paper this way). */
+function describedText(el: Element): string {
+  const ids = el.getAttribute('aria-describedby')?.split(/\s+/) ?? [];
+  return ids
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The app's keyboard flow, in one place: the layout hands every keydown of the window to `onKeydown`, and
+ * the pages only mark up their lists (see list-navigation.ts) and their search box. The shortcuts dialog
+ * and the screen-reader announcements read their state from here.
+ */
+export class Shortcuts {
+  /** Whether the shortcuts dialog is open (the dialog keeps this in step when it closes itself). */
+  helpOpen = $state(false);
+  /** The last action's outcome, for a polite live region ("Saved to your reading list: …"). */
+  announcement = $state('');
+
+  openHelp(): void {
+    this.helpOpen = true;
+  }
+
+  closeHelp(): void {
+    this.helpOpen = false;
+  }
+
+  /** Bound, so it can be handed to `<svelte:window onkeydown>` as is. */
+  onKeydown = (event: KeyboardEvent): void => {
+    if (event.defaultPrevented || event.isComposing) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const typing = isTyping(event.target);
+
+    if (event.key === 'Escape') {
+      // Leave the box but keep what was typed, so J/K then walk the filtered list. (A search box would
+      // otherwise clear itself on Esc.) An open dialog closes itself on Esc.
+      if (typing && event.target instanceof HTMLElement && !event.target.closest('dialog')) {
+        event.preventDefault();
+        event.target.blur();
+      }
+      return;
+    }
+    if (typing) return;
+    // A modal dialog is up: the page behind it is out of reach; only `?` (to toggle) still works.
+    if (document.querySelector('dialog[open]')) {
+      if (event.key === '?' && this.helpOpen) {
+        event.preventDefault();
+        this.closeHelp();
+      }
+      return;
+    }
+
+    switch (event.key) {
+      case 'j':
+      case 'J':
+        if (moveFocus(1)) event.preventDefault();
+        return;
+      case 'k':
+      case 'K':
+        if (moveFocus(-1)) event.preventDefault();
+        return;
+      case 's':
+      case 'S':
+        if (event.repeat) return;
+        if (this.#pressSave()) event.preventDefault();
+        return;
+      case '/':
+        if (this.#focusSearch()) event.preventDefault();
+        return;
+      case '?':
+        event.preventDefault();
+        this.openHelp();
+        return;
+      // Enter needs nothing here: J/K put the focus on the entry's link, which Enter follows natively.
+    }
+  };
+
+  /** Presses the focused entry's save button (or the page's, on a paper's own page); false when none. */
+  #pressSave(): boolean {
+    const item = currentItem();
+    const button = item ? item.querySelector<HTMLElement>(SAVE) : pageSave();
+    if (!button) return false;
+    const list = item?.closest(LIST) ?? null;
+    const index = item && list ? itemsOf(list).indexOf(item) : -1;
+    const title = describedText(button) || (item ? itemTitle(item) : '');
+    button.click();
+    void this.#afterSave(button, title, item, list, index);
+    return true;
+  }
+
+  async #afterSave(
+    button: HTMLElement,
+    title: string,
+    item: HTMLElement | null,
+    list: Element | null,
+    index: number,
+  ): Promise<void> {
+    await tick();
+    const saved = button.isConnected && button.getAttribute('aria-pressed') === 'true';
+    this.announce(`${saved ? 'Saved to' : 'Removed from'} your reading list: ${title}`);
+    // A list of saved papers drops the entry just removed: keep the focus there, on the entry in its place.
+    if (item && list && !item.isConnected) {
+      const rest = itemsOf(list);
+      const next = rest[Math.min(index, rest.length - 1)];
+      if (next) focusItem(next);
+    }
+  }
+
+  #focusSearch(): boolean {
+    const box = [...document.querySelectorAll<HTMLElement>(SEARCH_BOX)].find(shown);
+    if (!box) return false;
+    box.focus();
+    if (box instanceof HTMLInputElement || box instanceof HTMLTextAreaElement) box.select();
+    return true;
+  }
+
+  /** Says `message` through the live region, even when it is the same as the last one. */
+  announce(message: string): void {
+    this.announcement = '';
+    void tick().then(() => {
+      this.announcement = message;
+    });
+  }
+}
+
+export const shortcuts = new Shortcuts();
