@@ -170,6 +170,27 @@ describe('topic API and CLI', () => {
     expect(paper.tags.map((x) => x.slug)).toContain('rl-for-llm-agents');
   });
 
+  it("GET /api/topics/:slug/ask answers with sentences quoted from the topic's papers, each cited", async () => {
+    const app = createApp({ store: t.store, harvestState: () => null, topics });
+    const res = await app.request('/api/topics/rl-for-llm-agents/ask?q=credit%20assignment%20across%20turns');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      papersRead: number;
+      answers: { paperId: string; sentence: string; matched: string[] }[];
+    };
+    const topicPapers = new Set(topics.topic('rl-for-llm-agents').paperIds);
+    expect(body.papersRead).toBe(topicPapers.size);
+    expect(body.answers.length).toBeGreaterThan(0);
+    for (const a of body.answers) {
+      expect(topicPapers.has(a.paperId)).toBe(true);
+      const abstract = (t.store.papers.get(a.paperId)?.abstract ?? '').replace(/\s+/g, ' ');
+      expect(abstract).toContain(a.sentence);
+      expect(a.matched.length).toBeGreaterThan(0);
+    }
+    expect(new Set(body.answers.map((a) => a.paperId)).size).toBe(body.answers.length);
+    expect((await app.request('/api/topics/rl-for-llm-agents/ask?q=')).status).toBe(400);
+  });
+
   it('pnpm quire topic/topics/tags --json print the documented objects', async () => {
     const topic = await runCli([
       'topic',

@@ -12,3 +12,4 @@ export * from './status-dto.ts';
 export * from './tagging/index.ts';
 export * from './momentum/index.ts';
 export * from './search/index.ts';
+export * from './ask/answer-sentences.ts';

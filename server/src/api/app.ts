@@ -70,6 +70,16 @@ export function createApp(options: AppOptions): Hono {
     c.json(options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
   );
 
+  app.get('/api/topics/:slug/ask', (c) =>
+    c.json(
+      options.topics.ask(
+        c.req.param('slug'),
+        c.req.query('q') ?? '',
+        Math.min(20, Math.max(1, Number(c.req.query('limit') ?? 5) || 5)),
+      ),
+    ),
+  );
+
   app.get('/api/topics/:slug', (c) =>
     c.json(options.topics.topic(c.req.param('slug'), topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
   );

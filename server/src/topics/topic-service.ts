@@ -1,5 +1,8 @@
 import {
+  answerSentences,
   computeMomentum,
+  type AnswerSentence,
+  type AskablePaper,
   isYmd,
   risingScore,
   withAncestors,
@@ -24,6 +27,12 @@ SELECT DISTINCT p.id, p.listing_date
 FROM paper_tags t JOIN papers p ON p.id = t.paper_id
 WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
 ORDER BY p.listing_date DESC, p.id DESC`;
+
+const PAPER_TEXTS = `
+SELECT id, title, abstract, listing_date AS listingDate FROM papers WHERE id IN (SELECT value FROM json_each(?))`;
+
+/** How many of a topic's newest papers "Ask about this topic" reads. */
+const ASK_PAPERS = 1500;
 
 const ALL_DAILY = `SELECT listing_date AS day, COUNT(*) AS n FROM papers WHERE listing_date IS NOT NULL GROUP BY listing_date`;
 const LATEST_DAY = `SELECT MAX(listing_date) FROM papers`;
@@ -61,6 +70,7 @@ export class TopicService {
   readonly #latest: Statement<[], string | null>;
   readonly #closure = new Map<string, string>();
   readonly #dataVersion: Statement<[], number>;
+  readonly #paperTexts: Statement<[string], AskablePaper>;
   /** Answers per query, valid while the data they were computed from is unchanged. */
   readonly #cache = new Map<string, TopicSummary[] | TopicDetail>();
   #cacheKey = '';
@@ -74,6 +84,7 @@ export class TopicService {
     this.#allDaily = db.prepare(ALL_DAILY);
     this.#latest = db.prepare<[], string | null>(LATEST_DAY).pluck();
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#paperTexts = db.prepare(PAPER_TEXTS);
   }
 
   /** Call after this connection writes papers or tags; other connections' commits are noticed by SQLite. */
@@ -202,6 +213,22 @@ export class TopicService {
       const allDaily = this.allDaily();
       return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, allDaily));
     });
+  }
+
+  /**
+   * "Ask about this topic": the sentences of the topic's newest abstracts that best match the question,
+   * each citing its paper. Retrieval only; nothing is generated.
+   */
+  ask(
+    slug: string,
+    question: string,
+    limit = 5,
+  ): { slug: string; question: string; papersRead: number; answers: AnswerSentence[] } {
+    if (question.trim() === '')
+      throw new QuireError('bad-input', 'Ask a question, e.g. ?q=how is credit assigned across turns', 400);
+    const ids = this.topic(slug).paperIds.slice(0, ASK_PAPERS);
+    const papers = this.#paperTexts.all(JSON.stringify(ids));
+    return { slug, question, papersRead: papers.length, answers: answerSentences(question, papers, limit) };
   }
 
   /** A paper's tags with the broader topics they imply, broad to narrow. */
