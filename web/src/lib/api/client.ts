@@ -2,7 +2,7 @@
  * Typed fetchers for the server's JSON API. Every failure becomes an `ApiError` that says whether the server
  * could not be reached or answered an error (with its own message), so pages can show the right sentence.
  */
-import type { StatusDto } from '@quire/core';
+import type { SearchResponseDto, StatusDto } from '@quire/core';
 import { ApiError } from './api-error.ts';
 import type { ApiErrorBody, PaperView, TopicDetail, TopicSummary } from './types.ts';
 
@@ -131,4 +131,22 @@ export async function fetchPapers(
   const workers = Math.max(1, Math.min(options.concurrency ?? 6, ids.length));
   await Promise.all(Array.from({ length: workers }, worker));
   return results;
+}
+
+export interface SearchPage {
+  limit?: number;
+  offset?: number;
+}
+
+/** GET /api/search: `q` in the query syntax of core's query-syntax.ts; a bad filter answers 400. */
+export function searchPapers(
+  fetchFn: Fetch,
+  q: string,
+  page: SearchPage = {},
+  options?: RequestOptions,
+): Promise<SearchResponseDto> {
+  const params = new URLSearchParams({ q });
+  if (page.limit !== undefined) params.set('limit', String(page.limit));
+  if (page.offset !== undefined) params.set('offset', String(page.offset));
+  return getJson<SearchResponseDto>(fetchFn, `/api/search?${params.toString()}`, options);
 }
