@@ -13,3 +13,4 @@ export * from './tagging/index.ts';
 export * from './momentum/index.ts';
 export * from './search/index.ts';
 export * from './ask/answer-sentences.ts';
+export * from './topic-dto.ts';

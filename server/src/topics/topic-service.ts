@@ -6,11 +6,13 @@ import {
   isYmd,
   risingScore,
   withAncestors,
-  type Momentum,
-  type RisingScore,
   type Taxonomy,
+  type TopicDetail,
+  type TopicSummary,
   type TopicTag,
 } from '@quire/core';
+
+export type { TopicDetail, TopicSummary } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
 import { QuireError } from '../errors.ts';
 import { TagStore } from './tag-store.ts';
@@ -41,23 +43,6 @@ export interface TopicQuery {
   /** YYYY-MM-DD; default the latest listing day in the store. */
   asOf?: string;
   weeks?: number;
-}
-
-export interface TopicSummary {
-  slug: string;
-  name: string;
-  acronyms: string;
-  description: string;
-  parents: string[];
-  children: string[];
-  asOf: string;
-  momentum: Momentum;
-  rising: RisingScore;
-}
-
-export interface TopicDetail extends TopicSummary {
-  /** Newest first. */
-  paperIds: string[];
 }
 
 /** Topic momentum and tags read from the store for one taxonomy. */
