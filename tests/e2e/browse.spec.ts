@@ -246,3 +246,29 @@ test('the topic page fits a phone', async ({ page }) => {
   await page.mouse.wheel(0, 900);
   await page.screenshot({ path: shot('topic-phone-papers.png') });
 });
+
+test('asking a topic quotes the API’s sentences, marks the matched words and cites each paper', async ({
+  page,
+  request,
+}) => {
+  const question = 'credit assignment across turns';
+  const asked = await getJson<{ answers: { paperId: string; sentence: string }[] }>(
+    request,
+    `/api/topics/${SLUG}/ask?q=${encodeURIComponent(question)}`,
+  );
+  const first = asked.answers[0];
+  expect(first, 'the API found an answer').toBeDefined();
+  if (!first) return;
+
+  await page.goto(`/topics/${SLUG}`);
+  await expect(page.getByText('nothing is generated')).toBeVisible();
+  await page.getByLabel('Your question').fill(question);
+  await page.getByLabel('Your question').press('Enter');
+
+  const answer = page.getByTestId('ask-answer').filter({
+    has: page.getByTestId('ask-sentence').getByText(first.sentence, { exact: true }),
+  });
+  await expect(answer.first()).toBeVisible();
+  await expect(answer.first().locator('mark').first()).toBeVisible();
+  await expect(answer.first().getByRole('link')).toHaveAttribute('href', `/papers/${first.paperId}`);
+});

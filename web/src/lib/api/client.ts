@@ -4,7 +4,7 @@
  */
 import type { SearchResponseDto, StatusDto } from '@quire/core';
 import { ApiError } from './api-error.ts';
-import type { ApiErrorBody, PaperView, TopicDetail, TopicSummary } from './types.ts';
+import type { ApiErrorBody, AskResponse, PaperView, TopicDetail, TopicSummary } from './types.ts';
 
 export type Fetch = typeof fetch;
 
@@ -149,4 +149,20 @@ export function searchPapers(
   if (page.limit !== undefined) params.set('limit', String(page.limit));
   if (page.offset !== undefined) params.set('offset', String(page.offset));
   return getJson<SearchResponseDto>(fetchFn, `/api/search?${params.toString()}`, options);
+}
+
+/** GET /api/topics/:slug/ask: sentences quoted from the topic's abstracts; an empty question answers 400. */
+export function askTopic(
+  fetchFn: Fetch,
+  slug: string,
+  question: string,
+  limit = 5,
+  options?: RequestOptions,
+): Promise<AskResponse> {
+  const params = new URLSearchParams({ q: question, limit: String(limit) });
+  return getJson<AskResponse>(
+    fetchFn,
+    `/api/topics/${encodeURIComponent(slug)}/ask?${params.toString()}`,
+    options,
+  );
 }
