@@ -4,10 +4,12 @@
  */
 import { runIngestBench } from './ingest-bench.ts';
 import { runTaggingBench } from './tagging-bench.ts';
+import { runWebBench } from './web-bench.ts';
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   ingest: runIngestBench,
   tagging: runTaggingBench,
+  web: runWebBench,
 };
 
 const name = process.argv[2];
