@@ -1,18 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { build } from 'esbuild';
 import { compileForCollection, defaultTaxonomy, type TaggablePaper } from '@quire/core';
-import { DEFAULT_CONFIG } from '@quire/server/config';
-import { importPaths } from '@quire/server/ingest/import-dumps';
-import { startServer } from '@quire/server/server';
-import { openStore } from '@quire/server/store/open-store';
-import { listingsDir, requireSharedData } from '../src/paths.ts';
+import { requireSharedData } from '../src/paths.ts';
 import { loadCorpus } from '../src/replay/index.ts';
+import { launchChromium, startCorpusServer } from './bench-harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 3;
@@ -60,17 +54,7 @@ async function browserTagging(papers: TaggablePaper[]) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(url);
@@ -90,14 +74,8 @@ async function browserTagging(papers: TaggablePaper[]) {
 }
 
 async function topicApi() {
-  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
-  const dbPath = join(dir, 'quire.db');
-  const store = openStore(dbPath);
-  await importPaths(store, [listingsDir]);
-  store.close();
-  const t0 = performance.now();
-  const server = await startServer({ ...DEFAULT_CONFIG, dbPath, port: 0, harvest: false });
-  const startMs = performance.now() - t0;
+  const corpusServer = await startCorpusServer();
+  const { server, startMs } = corpusServer;
   try {
     const slugs = defaultTaxonomy().topics.map((t) => t.slug);
     const time = async (path: string) => {
@@ -130,8 +108,7 @@ async function topicApi() {
       listWarmP95: percentile(listWarm, 95),
     };
   } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await corpusServer.close();
   }
 }
 

@@ -1,16 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from '@playwright/test';
-import { DEFAULT_CONFIG } from '@quire/server/config';
-import { importPaths } from '@quire/server/ingest/import-dumps';
+import type { Browser } from '@playwright/test';
 import { sampleQueries } from '@quire/server/search/search-timing';
-import { startServer } from '@quire/server/server';
-import { openStore } from '@quire/server/store/open-store';
-import { listingsDir, requireSharedData } from '../src/paths.ts';
+import { requireSharedData } from '../src/paths.ts';
+import { launchChromium, startCorpusServer } from './bench-harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -83,23 +79,9 @@ async function firstRender(browser: Browser, url: string) {
 export async function runWebBench(): Promise<Record<string, unknown>> {
   requireSharedData();
   ensureWebBuild();
-  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
-  const dbPath = join(dir, 'quire.db');
-  const store = openStore(dbPath);
-  await importPaths(store, [listingsDir]);
-  store.close();
-  const server = await startServer({ ...DEFAULT_CONFIG, dbPath, port: 0, harvest: false });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const corpusServer = await startCorpusServer();
+  const { server } = corpusServer;
+  const browser = await launchChromium();
   try {
     const papers = server.store.db.prepare<[], number>('SELECT COUNT(*) FROM papers').pluck().get() ?? 0;
     console.log(`whole corpus loaded: ${papers} papers; topic page ${TOPIC_PATH}`);
@@ -161,7 +143,6 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     };
   } finally {
     await browser.close();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await corpusServer.close();
   }
 }
