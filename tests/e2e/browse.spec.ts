@@ -200,7 +200,21 @@ test('a paper view shows the API’s title, tags and evidence; back returns to t
     await expect(evidence.getByRole('listitem')).toHaveCount(tag.evidence.length);
     if (!tag.direct) await expect(evidence).toContainText('implied by');
   }
+  // Related papers: the API's, in its order, each opening its own view.
+  const related = await getJson<{ results: { id: string }[] }>(request, `/api/related/${id}`);
+  expect(related.results.length).toBeGreaterThan(0);
+  const relatedItems = page.getByTestId('related-papers').getByRole('listitem');
+  await expect(relatedItems).toHaveCount(related.results.length);
+  const shownIds = await relatedItems.evaluateAll((els) => els.map((el) => el.getAttribute('data-paper-id')));
+  expect(shownIds).toEqual(related.results.map((r) => r.id));
   await page.screenshot({ path: shot('paper-view.png'), fullPage: true });
+
+  const next = related.results[0]?.id ?? '';
+  await relatedItems.first().getByRole('link').first().click();
+  await expect(page).toHaveURL(new RegExp(`/papers/${next.replace('.', '\\.')}$`));
+  await expect(page.getByTestId('paper-title')).not.toHaveText(paper.title);
+  await page.goBack();
+  await expect(page.getByTestId('paper-title')).toHaveText(paper.title);
 
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/topics/${SLUG}$`));

@@ -255,3 +255,68 @@ describe('GET /api/search over the corpus', () => {
     expect(timeQueries(search, queries)).toMatchObject({ queries: 10, withResults: 10 });
   });
 });
+
+describe('GET /api/related/:id over the corpus', () => {
+  interface RelatedAnswer {
+    id: string;
+    results: { id: string; title: string; sharedTopics: { slug: string; name: string }[] }[];
+  }
+  const related = async (id: string, extra = '') => {
+    const res = await app.request(`/api/related/${id}${extra}`);
+    return { status: res.status, body: (await res.json()) as RelatedAnswer & { error?: string } };
+  };
+  const directTags = (id: string) =>
+    new Set(
+      (
+        t.store.db.prepare('SELECT topic FROM paper_tags WHERE paper_id = ?').all(id) as { topic: string }[]
+      ).map((r) => r.topic),
+    );
+
+  it('lists other papers, most of them sharing a topic the paper was tagged with', async () => {
+    // Every 500th tagged paper: a spread over the corpus, chosen without the code under test.
+    const sample = (
+      t.store.db.prepare('SELECT DISTINCT paper_id FROM paper_tags ORDER BY paper_id').all() as {
+        paper_id: string;
+      }[]
+    )
+      .filter((_, i) => i % 500 === 0)
+      .map((r) => r.paper_id);
+    expect(sample.length).toBeGreaterThan(10);
+    let shown = 0;
+    let sharing = 0;
+    for (const id of sample) {
+      const { status, body } = await related(id);
+      expect(status).toBe(200);
+      expect(body.results.map((r) => r.id)).not.toContain(id);
+      expect(body.results.length).toBeLessThanOrEqual(6);
+      expect(new Set(body.results.map((r) => r.id)).size).toBe(body.results.length);
+      const own = directTags(id);
+      for (const r of body.results) {
+        shown += 1;
+        const theirs = directTags(r.id);
+        if ([...own].some((slug) => theirs.has(slug))) sharing += 1;
+      }
+    }
+    expect(shown).toBeGreaterThan(sample.length * 4);
+    expect(sharing / shown).toBeGreaterThan(0.7);
+  });
+
+  it('names the shared topics and honours limit', async () => {
+    const id = (
+      t.store.db
+        .prepare("SELECT paper_id FROM paper_tags WHERE topic = 'process-reward-models' ORDER BY paper_id")
+        .get() as { paper_id: string }
+    ).paper_id;
+    const { body } = await related(id, '?limit=3');
+    expect(body.results).toHaveLength(3);
+    const shared = body.results.flatMap((r) => r.sharedTopics.map((s) => s.slug));
+    expect(shared).toContain('process-reward-models');
+    expect(body.results[0]?.sharedTopics[0]?.name).toMatch(/\w/);
+  });
+
+  it('answers 404 for an unknown paper and 400 for a malformed id or limit', async () => {
+    expect((await related('2605.99999')).status).toBe(404);
+    expect((await related('not-an-id')).status).toBe(400);
+    expect((await related(rows[0]!.id, '?limit=0')).status).toBe(400);
+  });
+});

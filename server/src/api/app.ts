@@ -53,6 +53,14 @@ export function createApp(options: AppOptions): Hono {
     return c.json(status);
   });
 
+  // Not under /api/papers/: that route's id takes the rest of the path (old-style ids have a slash).
+  app.get('/api/related/:id{.+}', async (c) => {
+    if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.', 404);
+    const id = normaliseArxivId(c.req.param('id'));
+    const limit = wholeNumber('limit', c.req.query('limit'), 6, 1, 20);
+    return c.json(await options.search.related(id, limit, topicSizes(options.topics)));
+  });
+
   // Old-style ids contain a slash (hep-th/9901001), so the id takes the rest of the path.
   app.get('/api/papers/:id{.+}', async (c) => {
     const id = normaliseArxivId(c.req.param('id'));
@@ -109,6 +117,12 @@ export function createApp(options: AppOptions): Hono {
   });
 
   return app;
+}
+
+/** Topic sizes from the (cached) directory, so a rare shared topic counts for more than a broad one. */
+function topicSizes(topics: TopicService): (slug: string) => number {
+  const sizes = new Map(topics.topics().map((t) => [t.slug, t.momentum.total]));
+  return (slug) => sizes.get(slug) ?? 0;
 }
 
 function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQuery {

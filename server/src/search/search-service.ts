@@ -1,5 +1,6 @@
 import {
   AUTHOR_SEPARATOR,
+  findRelated,
   highlight,
   highlightSnippet,
   parseQuery,
@@ -8,10 +9,12 @@ import {
   termsInField,
   type Author,
   type ParsedQuery,
+  type RelatedPapersDto,
   type SearchDoc,
   type SearchResponseDto,
   type SearchResultDto,
   type Taxonomy,
+  topicSpecificity,
 } from '@quire/core';
 import type { Database } from 'better-sqlite3';
 import type MiniSearch from 'minisearch';
@@ -34,6 +37,8 @@ export interface IndexReport {
 /** What the API needs of search; `SearchService` is the real one. */
 export interface SearchApi {
   search(q: string, page: SearchPage): Promise<SearchResponseDto>;
+  /** Papers like the stored paper `id`; `topicSize` gives a topic's paper count (rare topics weigh more). */
+  related(id: string, limit: number, topicSize: (slug: string) => number): Promise<RelatedPapersDto>;
 }
 
 export interface SearchServiceOptions {
@@ -223,6 +228,39 @@ export class SearchService implements SearchApi {
       };
     });
     return { query, total: run.total, matchedAllTerms: run.matchedAllTerms, results };
+  }
+
+  async related(id: string, limit: number, topicSize: (slug: string) => number): Promise<RelatedPapersDto> {
+    if (!this.#index && this.#building) await this.#building;
+    const index = this.#ready();
+    const self = this.#source.textRow(id);
+    if (!self)
+      throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`, 404);
+    const specificity = (slug: string) => topicSpecificity(topicSize(slug), index.documentCount);
+    const hits = findRelated(index, self, specificity, limit);
+    const rows = this.#source.pageRows(hits.map((h) => h.id));
+    const results = hits.flatMap((hit) => {
+      const stored = index.getStoredFields(hit.id);
+      const row = rows.get(hit.id);
+      if (!stored || !row) return [];
+      const authors = (JSON.parse(row.authors) as Author[]).map((a) => a.name);
+      return [
+        {
+          id: hit.id,
+          title: row.title,
+          listingDate: (stored.listingDate as string | null) ?? null,
+          primaryCategory: String(stored.primaryCategory),
+          authors: authors.slice(0, AUTHORS_SHOWN),
+          authorCount: authors.length,
+          score: hit.score,
+          sharedTopics: hit.sharedTopics.map((slug) => ({
+            slug,
+            name: this.#taxonomy.bySlug.get(slug)?.name ?? slug,
+          })),
+        },
+      ];
+    });
+    return { id, results };
   }
 
   #ready(): MiniSearch<SearchDoc> {

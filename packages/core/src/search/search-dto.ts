@@ -28,3 +28,21 @@ export interface SearchResponseDto {
   matchedAllTerms: boolean;
   results: SearchResultDto[];
 }
+
+/** One of a paper's related papers (GET /api/related/:id). */
+export interface RelatedPaperDto {
+  id: string;
+  title: string;
+  listingDate: string | null;
+  primaryCategory: string;
+  authors: string[];
+  authorCount: number;
+  score: number;
+  /** Topics both papers carry, most specific first. */
+  sharedTopics: { slug: string; name: string }[];
+}
+
+export interface RelatedPapersDto {
+  id: string;
+  results: RelatedPaperDto[];
+}

@@ -2,7 +2,7 @@
  * Typed fetchers for the server's JSON API. Every failure becomes an `ApiError` that says whether the server
  * could not be reached or answered an error (with its own message), so pages can show the right sentence.
  */
-import type { SearchResponseDto, StatusDto } from '@quire/core';
+import type { RelatedPapersDto, SearchResponseDto, StatusDto } from '@quire/core';
 import { ApiError } from './api-error.ts';
 import type { ApiErrorBody, AskResponse, PaperView, TopicDetail, TopicSummary } from './types.ts';
 
@@ -165,4 +165,15 @@ export function askTopic(
     `/api/topics/${encodeURIComponent(slug)}/ask?${params.toString()}`,
     options,
   );
+}
+
+/** GET /api/related/:id: papers like this one, with the topics they share (most specific first). */
+export function relatedPapers(
+  fetchFn: Fetch,
+  id: string,
+  limit = 6,
+  options?: RequestOptions,
+): Promise<RelatedPapersDto> {
+  const path = `/api/related/${id.split('/').map(encodeURIComponent).join('/')}`;
+  return getJson<RelatedPapersDto>(fetchFn, `${path}?limit=${limit}`, options);
 }
