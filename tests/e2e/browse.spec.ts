@@ -205,8 +205,9 @@ test('a paper view shows the API’s title, tags and evidence; back returns to t
   expect(related.results.length).toBeGreaterThan(0);
   const relatedItems = page.getByTestId('related-papers').getByRole('listitem');
   await expect(relatedItems).toHaveCount(related.results.length);
-  const shownIds = await relatedItems.evaluateAll((els) => els.map((el) => el.getAttribute('data-paper-id')));
-  expect(shownIds).toEqual(related.results.map((r) => r.id));
+  for (const [i, r] of related.results.entries()) {
+    await expect(relatedItems.nth(i)).toHaveAttribute('data-paper-id', r.id);
+  }
   await page.screenshot({ path: shot('paper-view.png'), fullPage: true });
 
   const next = related.results[0]?.id ?? '';
