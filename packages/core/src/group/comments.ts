@@ -1,0 +1,198 @@
+/**
+ * Threaded comments on a paper: one root Y.Map per paper (`comments:<paperId>`), commentId → comment as
+ * plain JSON. Ids are chosen by the client (a UUID), so concurrent comments never share a key. Only the
+ * author may edit or delete, checked against the member id the client passes (the client's own identity;
+ * the server's capabilities decide who may write at all). A deleted comment stays as a tombstone so its
+ * replies keep their place in the thread.
+ */
+import type * as Y from 'yjs';
+import { CoreError } from '../errors.ts';
+import { COMMENTS_PREFIX, writeGroup } from './group-doc.ts';
+import { checkClientId, checkMemberId, checkNow, checkPaperId, invalidInput } from './input-checks.ts';
+import {
+  byCodeUnits,
+  compareInstants,
+  isRecord,
+  readInstant,
+  readNonEmpty,
+  readString,
+} from './peer-values.ts';
+
+export interface Comment {
+  id: string;
+  paperId: string;
+  author: string;
+  at: string;
+  /** Markdown source; "" once deleted. */
+  text: string;
+  /** The parent comment's id; null for a thread's first comment. */
+  replyTo: string | null;
+  editedAt: string | null;
+  deleted: boolean;
+}
+
+export interface CommentNode extends Comment {
+  replies: CommentNode[];
+}
+
+const MAX_TEXT = 10_000;
+
+function commentsMap(doc: Y.Doc, paperId: string): Y.Map<unknown> {
+  return doc.getMap<unknown>(COMMENTS_PREFIX + paperId);
+}
+
+/** The live map, for observing one paper's comments. */
+export function commentsOf(doc: Y.Doc, paperId: string): Y.Map<unknown> {
+  return commentsMap(doc, checkPaperId(paperId));
+}
+
+function checkCommentText(text: string): string {
+  const t = typeof text === 'string' ? text.trim() : '';
+  if (t === '') throw invalidInput('The comment is empty; write something first.');
+  if (t.length > MAX_TEXT)
+    throw invalidInput(`The comment has ${t.length} characters; keep it to ${MAX_TEXT}.`);
+  return t;
+}
+
+function readComment(paperId: string, id: string, value: unknown): Comment | null {
+  if (!isRecord(value)) return null;
+  const author = readNonEmpty(value.author);
+  const at = readInstant(value.at);
+  const text = readString(value.text);
+  if (author === null || at === null || text === null) return null;
+  const deleted = value.deleted === true;
+  return {
+    id,
+    paperId,
+    author,
+    at,
+    text: deleted ? '' : text,
+    replyTo: readNonEmpty(value.replyTo),
+    editedAt: readInstant(value.editedAt),
+    deleted,
+  };
+}
+
+function stored(c: Comment): Record<string, unknown> {
+  return {
+    author: c.author,
+    at: c.at,
+    text: c.text,
+    replyTo: c.replyTo,
+    editedAt: c.editedAt,
+    deleted: c.deleted,
+  };
+}
+
+export function getComment(doc: Y.Doc, paperId: string, commentId: string): Comment | null {
+  const id = checkPaperId(paperId);
+  return readComment(id, commentId, commentsMap(doc, id).get(commentId));
+}
+
+/** All comments of a paper, oldest first (ties by id, so every peer lists the same order). */
+export function listComments(doc: Y.Doc, paperId: string): Comment[] {
+  const id = checkPaperId(paperId);
+  const comments: Comment[] = [];
+  commentsMap(doc, id).forEach((value, key) => {
+    const comment = readComment(id, key, value);
+    if (comment) comments.push(comment);
+  });
+  return comments.sort((a, b) => compareInstants(a.at, b.at) || byCodeUnits(a.id, b.id));
+}
+
+/**
+ * The comments as threads, oldest first at every level. A reply whose parent is missing, or that a peer
+ * wrote into a reply cycle, is shown as a thread of its own rather than lost.
+ */
+export function commentThreads(doc: Y.Doc, paperId: string): CommentNode[] {
+  const comments = listComments(doc, paperId);
+  const nodes = new Map(comments.map((c) => [c.id, { ...c, replies: [] as CommentNode[] }]));
+  const roots: CommentNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.replyTo === null ? undefined : nodes.get(node.replyTo);
+    if (parent && parent !== node) parent.replies.push(node);
+    else roots.push(node);
+  }
+  const reached = new Set<string>();
+  const visit = (node: CommentNode): void => {
+    reached.add(node.id);
+    node.replies = node.replies.filter((r) => !reached.has(r.id));
+    node.replies.forEach(visit);
+  };
+  roots.forEach(visit);
+  for (const node of nodes.values()) {
+    if (reached.has(node.id)) continue;
+    roots.push(node);
+    visit(node);
+  }
+  return roots.sort((a, b) => compareInstants(a.at, b.at) || byCodeUnits(a.id, b.id));
+}
+
+export interface CommentInput {
+  /** Chosen by the client; a UUID will do. */
+  id: string;
+  text: string;
+  replyTo?: string | null;
+}
+
+export function addComment(
+  doc: Y.Doc,
+  paperId: string,
+  input: CommentInput,
+  memberId: string,
+  now: Date,
+): Comment {
+  const pid = checkPaperId(paperId);
+  const id = checkClientId(input.id, 'comment');
+  const text = checkCommentText(input.text);
+  const author = checkMemberId(memberId);
+  const at = checkNow(now);
+  const map = commentsMap(doc, pid);
+  if (map.has(id))
+    throw invalidInput(`A comment with the id "${id}" exists already; use a new id for a new comment.`);
+  const replyTo = input.replyTo ?? null;
+  if (replyTo !== null && !readComment(pid, replyTo, map.get(replyTo))) {
+    throw invalidInput(`The comment "${replyTo}" being replied to does not exist on paper ${pid}.`);
+  }
+  const comment: Comment = { id, paperId: pid, author, at, text, replyTo, editedAt: null, deleted: false };
+  writeGroup(doc, () => map.set(id, stored(comment)));
+  return comment;
+}
+
+function own(doc: Y.Doc, paperId: string, commentId: string, memberId: string, action: string): Comment {
+  const comment = getComment(doc, paperId, commentId);
+  if (!comment) throw invalidInput(`There is no comment "${commentId}" on paper ${checkPaperId(paperId)}.`);
+  if (comment.author !== checkMemberId(memberId)) {
+    throw new CoreError('forbidden', `Only the author of a comment may ${action} it.`);
+  }
+  if (comment.deleted)
+    throw invalidInput(`The comment "${commentId}" was deleted; it cannot be ${action}ed.`);
+  return comment;
+}
+
+export function editComment(
+  doc: Y.Doc,
+  paperId: string,
+  commentId: string,
+  text: string,
+  memberId: string,
+  now: Date,
+): Comment {
+  const comment = own(doc, paperId, commentId, memberId, 'edit');
+  const edited = { ...comment, text: checkCommentText(text), editedAt: checkNow(now) };
+  writeGroup(doc, () => commentsMap(doc, comment.paperId).set(comment.id, stored(edited)));
+  return edited;
+}
+
+/** Leaves a tombstone (no text) so replies keep their thread. */
+export function deleteComment(
+  doc: Y.Doc,
+  paperId: string,
+  commentId: string,
+  memberId: string,
+  now: Date,
+): void {
+  const comment = own(doc, paperId, commentId, memberId, 'delete');
+  const deleted = { ...comment, text: '', editedAt: checkNow(now), deleted: true };
+  writeGroup(doc, () => commentsMap(doc, comment.paperId).set(comment.id, stored(deleted)));
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { followTopic } from './followed-topics.ts';
+import { ROOT } from './group-doc.ts';
+import {
+  announcedAt,
+  clearTriage,
+  dismissFromInbox,
+  getTriage,
+  inboxFor,
+  lastLookedAt,
+  listTriage,
+  markLooked,
+  saveFromInbox,
+  type InboxCandidate,
+} from './inbox.ts';
+import { getQueueItem, saveToQueue } from './queue.ts';
+import { at, codeOf, newDoc, pair, paper, sync } from './test-helpers.ts';
+
+const ms = (iso: string): number => new Date(iso).getTime();
+
+// Listing days in March 2026 (Mon 16 – Thu 19), two followed topics and one that is not followed.
+const CANDIDATES: (InboxCandidate & { title: string })[] = [
+  { id: '2603.10001', listingDate: '2026-03-16', topics: ['agentic-rl'], title: 'A' },
+  { id: '2603.10002', listingDate: '2026-03-16', topics: ['reward-shaping'], title: 'B' },
+  { id: '2603.10003', listingDate: '2026-03-17', topics: ['agentic-rl', 'reward-shaping'], title: 'C' },
+  { id: '2603.10004', listingDate: '2026-03-17', topics: ['tree-search'], title: 'D' },
+  { id: '2603.10005', listingDate: '2026-03-18', topics: ['agentic-rl'], title: 'E' },
+  { id: '2603.10006', listingDate: '2026-03-19', topics: ['reward-shaping'], title: 'F' },
+];
+
+function groupDoc() {
+  const doc = newDoc();
+  followTopic(doc, 'agentic-rl', 'ada', at('2026-03-01T09:00:00Z'));
+  followTopic(doc, 'reward-shaping', 'ada', at('2026-03-01T09:00:00Z'));
+  return doc;
+}
+
+const ids = (items: { paperId: string }[]) => items.map((i) => i.paperId);
+
+describe('announcement times', () => {
+  it('is 20:00 New York time the evening before the listing day', () => {
+    // EDT (UTC−4) since 8 March 2026: Monday 16 March 20:00 EDT.
+    expect(announcedAt('2026-03-17')).toBe(ms('2026-03-17T00:00:00Z'));
+    // A Monday listing is announced on Sunday evening.
+    expect(announcedAt('2026-03-16')).toBe(ms('2026-03-16T00:00:00Z'));
+    // EST (UTC−5) in January: 20:00 EST is 01:00 UTC.
+    expect(announcedAt('2026-01-13')).toBe(ms('2026-01-13T01:00:00Z'));
+  });
+});
+
+describe('topic inbox', () => {
+  it('lists untriaged papers of followed topics, newest first, with the topics that matched', () => {
+    const doc = groupDoc();
+    const items = inboxFor(doc, CANDIDATES, 'ada');
+    expect(ids(items)).toEqual(['2603.10006', '2603.10005', '2603.10003', '2603.10002', '2603.10001']);
+    expect(items[2]).toEqual({
+      paperId: '2603.10003',
+      listingDate: '2026-03-17',
+      matchedTopics: ['agentic-rl', 'reward-shaping'],
+      candidate: CANDIDATES[2],
+    });
+  });
+
+  it('shows each member only what was announced after their own last look', () => {
+    const doc = groupDoc();
+    // Tuesday 17 March, 10:00 UTC: Tuesday's listing was announced at 00:00 UTC, Wednesday's is not out yet.
+    markLooked(doc, 'ada', at('2026-03-17T10:00:00Z'));
+    expect(ids(inboxFor(doc, CANDIDATES, 'ada'))).toEqual(['2603.10006', '2603.10005']);
+    expect(ids(inboxFor(doc, CANDIDATES, 'bob'))).toHaveLength(5);
+    expect(lastLookedAt(doc, 'ada')).toBe('2026-03-17T10:00:00.000Z');
+    // A look from a device with an older time does not bring old papers back.
+    markLooked(doc, 'ada', at('2026-03-15T10:00:00Z'));
+    expect(lastLookedAt(doc, 'ada')).toBe('2026-03-17T10:00:00.000Z');
+  });
+
+  it('splits the skimming: what one member triaged offline leaves every inbox after syncing', () => {
+    const [a, b] = pair();
+    followTopic(a, 'agentic-rl', 'ada', at('2026-03-01T09:00:00Z'));
+    followTopic(a, 'reward-shaping', 'ada', at('2026-03-01T09:00:00Z'));
+    sync(a, b);
+    // Offline, Ada takes the newest two, Bob the oldest two.
+    saveFromInbox(a, paper('2603.10006'), 'ada', at('2026-03-19T08:00:00Z'));
+    dismissFromInbox(a, '2603.10005', 'ada', at('2026-03-19T08:01:00Z'));
+    dismissFromInbox(b, '2603.10001', 'bob', at('2026-03-19T09:00:00Z'));
+    dismissFromInbox(b, '2603.10002', 'bob', at('2026-03-19T09:01:00Z'));
+    sync(a, b);
+    expect(ids(inboxFor(a, CANDIDATES, 'ada'))).toEqual(['2603.10003']);
+    expect(ids(inboxFor(b, CANDIDATES, 'bob'))).toEqual(['2603.10003']);
+    expect(listTriage(b).map((t) => [t.paperId, t.decision, t.by])).toEqual([
+      ['2603.10002', 'dismissed', 'bob'],
+      ['2603.10001', 'dismissed', 'bob'],
+      ['2603.10005', 'dismissed', 'ada'],
+      ['2603.10006', 'saved', 'ada'],
+    ]);
+    expect(getQueueItem(b, '2603.10006')?.addedBy).toBe('ada');
+  });
+
+  it('saving from the inbox adds to the queue and records triage in one transaction', () => {
+    const doc = groupDoc();
+    let updates = 0;
+    doc.on('update', () => (updates += 1));
+    expect(saveFromInbox(doc, paper('2603.10003'), 'bob', at('2026-03-18T12:00:00Z'))).toBe(true);
+    expect(updates).toBe(1);
+    expect(getTriage(doc, '2603.10003')).toEqual({
+      paperId: '2603.10003',
+      decision: 'saved',
+      by: 'bob',
+      at: '2026-03-18T12:00:00.000Z',
+    });
+    expect(getQueueItem(doc, '2603.10003')?.status).toBe('queued');
+  });
+
+  it('writes nothing when the paper to save is invalid', () => {
+    const doc = groupDoc();
+    let updates = 0;
+    doc.on('update', () => (updates += 1));
+    expect(
+      codeOf(() => saveFromInbox(doc, paper('2603.10003', { title: '' }), 'bob', at('2026-03-18T12:00:00Z'))),
+    ).toBe('invalid-input');
+    expect(updates).toBe(0);
+  });
+
+  it('leaves out papers already in the queue, and clearing triage brings a paper back', () => {
+    const doc = groupDoc();
+    saveToQueue(doc, paper('2603.10001'), 'ada', at('2026-03-18T12:00:00Z'));
+    dismissFromInbox(doc, '2603.10002', 'ada', at('2026-03-18T12:00:00Z'));
+    expect(ids(inboxFor(doc, CANDIDATES, 'bob'))).not.toContain('2603.10001');
+    expect(ids(inboxFor(doc, CANDIDATES, 'bob'))).not.toContain('2603.10002');
+    expect(clearTriage(doc, '2603.10002')).toBe(true);
+    expect(ids(inboxFor(doc, CANDIDATES, 'bob'))).toContain('2603.10002');
+  });
+
+  it('skips unreadable candidates and merges duplicates', () => {
+    const doc = groupDoc();
+    const candidates = [
+      { id: 'garbage', listingDate: '2026-03-16', topics: ['agentic-rl'] },
+      { id: '2603.10009', listingDate: 'soon', topics: ['agentic-rl'] },
+      { id: '2603.10010', listingDate: '2026-03-16', topics: 'agentic-rl' as unknown as string[] },
+      { id: 'arXiv:2603.10011v2', listingDate: '2026-03-16', topics: ['agentic-rl'] },
+      { id: '2603.10011', listingDate: '2026-03-16', topics: ['reward-shaping'] },
+    ];
+    const items = inboxFor(doc, candidates, 'ada');
+    expect(items.map((i) => [i.paperId, i.matchedTopics])).toEqual([
+      ['2603.10011', ['agentic-rl', 'reward-shaping']],
+    ]);
+  });
+
+  it('is empty when the group follows nothing, and ignores malformed triage', () => {
+    expect(inboxFor(newDoc(), CANDIDATES, 'ada')).toEqual([]);
+    const doc = groupDoc();
+    doc
+      .getMap(ROOT.inboxTriage)
+      .set('2603.10001', { decision: 'maybe', by: 'eve', at: '2026-03-18T12:00:00Z' });
+    doc
+      .getMap(ROOT.inboxTriage)
+      .set('not-an-id', { decision: 'saved', by: 'eve', at: '2026-03-18T12:00:00Z' });
+    doc.getMap(ROOT.inboxLooked).set('ada', 'last week');
+    expect(ids(inboxFor(doc, CANDIDATES, 'ada'))).toHaveLength(5);
+    expect(listTriage(doc)).toEqual([]);
+  });
+});

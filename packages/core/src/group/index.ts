@@ -1,0 +1,129 @@
+/**
+ * The group document schema: typed, pure functions over a group's Y.Doc, shared by the web client and tests.
+ * Imported as `@quire/core/group`, apart from core's main entry, so pages without groups never load yjs.
+ */
+export {
+  GROUP_ORIGIN,
+  GROUP_SCHEMA_VERSION,
+  ROOT,
+  NOTE_PREFIX,
+  COMMENTS_PREFIX,
+  createGroupDoc,
+  groupSchemaVersion,
+  canWriteGroupDoc,
+  initGroupDoc,
+  type RootName,
+} from './group-doc.ts';
+export {
+  joinGroup,
+  updateMember,
+  removeMember,
+  getMember,
+  listMembers,
+  memberName,
+  defaultMemberColour,
+  type Member,
+  type MemberInput,
+} from './members.ts';
+export {
+  followTopic,
+  unfollowTopic,
+  listFollowedTopics,
+  followedSlugs,
+  isFollowing,
+  type FollowedTopic,
+} from './followed-topics.ts';
+export {
+  createCustomTopic,
+  renameCustomTopic,
+  addCustomTopicPhrase,
+  removeCustomTopicPhrase,
+  addCustomTopicExemplar,
+  removeCustomTopicExemplar,
+  deleteCustomTopic,
+  getCustomTopic,
+  listCustomTopics,
+  customTopicIdOf,
+  customTopicSlug,
+  type CustomTopic,
+  type CustomTopicInput,
+} from './custom-topics.ts';
+export { CUSTOM_PHRASE_WEIGHT, customTopicSpec, customTopicsTaxonomy } from './custom-topic-tagging.ts';
+export {
+  inboxFor,
+  markLooked,
+  lastLookedAt,
+  saveFromInbox,
+  dismissFromInbox,
+  clearTriage,
+  getTriage,
+  listTriage,
+  announcedAt,
+  type InboxCandidate,
+  type InboxItem,
+  type Triage,
+  type TriageDecision,
+} from './inbox.ts';
+export {
+  snapshotOfPaper,
+  checkSnapshot,
+  type PaperSnapshot,
+  type SnapshotSource,
+  type SnapshotTag,
+} from './paper-snapshot.ts';
+export {
+  QUEUE_STATUSES,
+  saveToQueue,
+  removeFromQueue,
+  setQueueStatus,
+  getQueueItem,
+  isQueued,
+  listQueue,
+  type QueueItem,
+  type QueueStatus,
+} from './queue.ts';
+export { sortQueue, type QueueOrder } from './queue-sort.ts';
+export { recordLatestVersion, versionChangeOf, type VersionChange } from './version-change.ts';
+export { noteName, noteText, noteMarkdown } from './notes.ts';
+export {
+  addComment,
+  editComment,
+  deleteComment,
+  getComment,
+  listComments,
+  commentThreads,
+  commentsOf,
+  type Comment,
+  type CommentInput,
+  type CommentNode,
+} from './comments.ts';
+export {
+  DEFAULT_VOTES_PER_MEMBER,
+  MAX_VOTES_PER_MEMBER,
+  weekKeyOf,
+  votesPerMember,
+  setVotesPerMember,
+  nominate,
+  withdrawNomination,
+  castVote,
+  retractVote,
+  votesOf,
+  pickDeadline,
+  setPickDeadline,
+  weekTally,
+  compareCandidates,
+  type Candidate,
+  type ClosedPick,
+  type WeekTally,
+} from './weekly-pick.ts';
+export {
+  closeWeek,
+  reopenWeek,
+  markDiscussed,
+  pickOf,
+  pickHistory,
+  type PickRecord,
+} from './pick-history.ts';
+export { observeGroup, type GroupChange, type GroupPart } from './observe.ts';
+export { exportBibtex, bibtexEntry, bibtexKeys, escapeBibtex } from './export-bibtex.ts';
+export { exportMarkdown, escapeMarkdown, type MarkdownExportOptions } from './export-markdown.ts';
