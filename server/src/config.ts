@@ -23,6 +23,15 @@ export interface QuireConfig {
   harvestRetrySeconds: number;
   /** Folder with the built web app. */
   webDir: string;
+  /** Largest websocket frame a sync client may send (an offline client's first sync holds its whole state). */
+  syncMaxFrameBytes: number;
+  /** Sustained sync messages per second per connection, and the burst allowed on top (token bucket). */
+  syncMessagesPerSecond: number;
+  syncMessageBurst: number;
+  /** Seconds a group with no connections stays in memory before it is compacted and unloaded. */
+  syncIdleUnloadSeconds: number;
+  /** Stored update rows after which a group's log is merged into one. */
+  syncCompactAfterUpdates: number;
 }
 
 export const DEFAULT_CATEGORIES = ['cs.AI', 'cs.CL', 'cs.CV', 'cs.LG', 'cs.RO', 'cs.IR', 'cs.MA'];
@@ -41,6 +50,11 @@ export const DEFAULT_CONFIG: QuireConfig = {
   harvestEveryHours: 6,
   harvestRetrySeconds: 300,
   webDir: 'web/build',
+  syncMaxFrameBytes: 8 * 1024 * 1024,
+  syncMessagesPerSecond: 100,
+  syncMessageBurst: 500,
+  syncIdleUnloadSeconds: 30,
+  syncCompactAfterUpdates: 500,
 };
 
 /** Reads QUIRE_* variables; unknown or empty ones are ignored. */
@@ -56,6 +70,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_CATEGORIES) out.categories = splitList(env.QUIRE_CATEGORIES);
   if (env.QUIRE_HARVEST) out.harvest = !['0', 'false', 'off', 'no'].includes(env.QUIRE_HARVEST.toLowerCase());
   if (env.QUIRE_WEB_DIR) out.webDir = env.QUIRE_WEB_DIR;
+  if (env.QUIRE_SYNC_MAX_FRAME_BYTES) out.syncMaxFrameBytes = Number(env.QUIRE_SYNC_MAX_FRAME_BYTES);
+  if (env.QUIRE_SYNC_RATE) out.syncMessagesPerSecond = Number(env.QUIRE_SYNC_RATE);
+  if (env.QUIRE_SYNC_BURST) out.syncMessageBurst = Number(env.QUIRE_SYNC_BURST);
+  if (env.QUIRE_SYNC_IDLE_SECONDS) out.syncIdleUnloadSeconds = Number(env.QUIRE_SYNC_IDLE_SECONDS);
+  if (env.QUIRE_SYNC_COMPACT_AFTER) out.syncCompactAfterUpdates = Number(env.QUIRE_SYNC_COMPACT_AFTER);
   return out;
 }
 

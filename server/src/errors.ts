@@ -13,7 +13,9 @@ export type QuireErrorCode =
   | 'source-unreachable'
   | 'source-http-error'
   | 'bad-resumption-token'
-  | 'store-error';
+  | 'store-error'
+  | 'unauthorized' // no invite token, or one that does not open the group
+  | 'forbidden'; // a valid token whose role does not allow the request
 
 export class QuireError extends Error {
   override readonly name = 'QuireError';

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchService } from './search/search-service.ts';
 import { openStore, type Store } from './store/open-store.ts';
+import { SyncServer } from './sync/sync-server.ts';
 import { openTopics } from './topics/open-topics.ts';
 import { retag } from './topics/retag.ts';
 
@@ -19,6 +21,8 @@ export interface RunningServer {
   port: number;
   store: Store;
   scheduler: HarvestScheduler | null;
+  /** Group sync on the same port: ws://host:port/yjs/<groupId>?token=… */
+  sync: SyncServer;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,14 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
         afterRun: refreshTags,
       })
     : null;
+  const sync = new SyncServer(store.groups, store.groupUpdates, {
+    maxFrameBytes: config.syncMaxFrameBytes,
+    messagesPerSecond: config.syncMessagesPerSecond,
+    messageBurst: config.syncMessageBurst,
+    idleUnloadSeconds: config.syncIdleUnloadSeconds,
+    compactAfterUpdates: config.syncCompactAfterUpdates,
+    log,
+  });
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
   const app = createApp({
     store,
@@ -71,12 +83,15 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     topics,
     search,
     webDir,
+    groups: { groups: store.groups, onInviteRevoked: (invite) => sync.closeInvite(invite.id) },
   });
 
   const server = await new Promise<ServerType>((resolveListen, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolveListen(s));
     s.once('error', reject);
   });
+  // serve() gives a plain http.Server here (no TLS or HTTP/2 options are passed).
+  sync.attach(server as Server);
   const port = (server.address() as AddressInfo).port;
   void search.buildInBackground();
   scheduler?.start();
@@ -86,8 +101,11 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     port,
     store,
     scheduler,
+    sync,
     async close() {
       await scheduler?.stop();
+      // Before the HTTP server: its close waits for every socket, upgraded ones included.
+      await sync.close();
       search.close();
       await new Promise<void>((done) => server.close(() => done()));
       store.close();

@@ -12,6 +12,7 @@ import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-service.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
+import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
 import { serveWebApp } from './static-files.ts';
 
 export interface AppOptions {
@@ -27,6 +28,8 @@ export interface AppOptions {
   topics: TopicService;
   /** Full-text search; absent when the server was started without it. */
   search?: SearchApi;
+  /** Groups and invites (/api/groups); absent when the server was started without group sync. */
+  groups?: GroupRoutesOptions;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -100,6 +103,8 @@ export function createApp(options: AppOptions): Hono {
     };
     return c.json(await options.search.search(c.req.query('q') ?? '', page));
   });
+
+  if (options.groups) app.route('/api/groups', groupRoutes(options.groups));
 
   app.all('/api/*', (c) => {
     throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);

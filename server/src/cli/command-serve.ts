@@ -50,6 +50,10 @@ export async function runServe(ctx: CliContext): Promise<number> {
   );
   writeLine(
     ctx.stdout,
+    `Group sync at ${server.url.replace(/^http/, 'ws')}/yjs/<groupId>?token=<invite token> (POST /api/groups creates a group).`,
+  );
+  writeLine(
+    ctx.stdout,
     config.harvest
       ? `Harvesting arXiv in the background every ${config.harvestEveryHours} h (${config.categories.join(', ')}).`
       : 'Background harvest is off.',

@@ -88,10 +88,42 @@ CREATE TABLE topic_state (
 );
 `;
 
+// Group sync (server/src/sync). A group is reached only through invites; the server keeps the SHA-256 of
+// each invite secret, never the secret. Revoked invites stay so a refused client can be told "revoked".
+// The document of a group is its log of Yjs updates: appended before they are applied, merged into one
+// row by compaction. Same file as the papers: one backup and one migration history. The hot path is one
+// short INSERT on the server's own connection; only another process's write (a CLI import, in batches
+// of short transactions) can make it wait, at most the busy timeout.
+const CREATE_GROUP_SYNC = `
+CREATE TABLE groups (
+  id         TEXT PRIMARY KEY NOT NULL,
+  name       TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE group_invites (
+  id         TEXT PRIMARY KEY NOT NULL,
+  group_id   TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+  role       TEXT NOT NULL CHECK (role IN ('read-write', 'read-only')),
+  token_hash BLOB NOT NULL UNIQUE,  -- SHA-256 of the secret in the invite link
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX group_invites_group ON group_invites (group_id);
+
+CREATE TABLE group_updates (
+  id       INTEGER PRIMARY KEY,
+  group_id TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+  data     BLOB NOT NULL  -- one Yjs update (v1 encoding)
+);
+CREATE INDEX group_updates_group ON group_updates (group_id, id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'create-papers', sql: CREATE_PAPERS },
   { name: 'create-harvest-state', sql: CREATE_HARVEST_STATE },
   { name: 'create-tags', sql: CREATE_TAGS },
+  { name: 'create-group-sync', sql: CREATE_GROUP_SYNC },
 ];
 
 export interface MigrationResult {

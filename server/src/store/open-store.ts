@@ -1,4 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import { GroupStore } from '../sync/group-store.ts';
+import { UpdateLog } from '../sync/update-log.ts';
 import { HarvestState } from './harvest-state.ts';
 import { openDatabase } from './open-database.ts';
 import { PaperStore } from './paper-store.ts';
@@ -7,6 +9,10 @@ export interface Store {
   db: Database;
   papers: PaperStore;
   state: HarvestState;
+  /** Reading groups and their invites. */
+  groups: GroupStore;
+  /** Each group's document as a log of Yjs updates. */
+  groupUpdates: UpdateLog;
   /** One write transaction over papers and state together; see `PaperStore.transaction`. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -29,6 +35,8 @@ export function storeOver(db: Database, options: StoreOptions = {}): Store {
     db,
     papers,
     state,
+    groups: new GroupStore(db, options),
+    groupUpdates: new UpdateLog(db),
     transaction: (fn) => papers.transaction(fn),
     close: () => db.close(),
   };

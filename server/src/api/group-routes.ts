@@ -1,0 +1,172 @@
+import { Hono, type Context } from 'hono';
+import { QuireError } from '../errors.ts';
+import type {
+  CreatedGroupDto,
+  CreatedInviteDto,
+  InviteDto,
+  MyGroupDto,
+  MyGroupsDto,
+  RefusedTokenDto,
+  RevokedInviteDto,
+} from '../sync/group-dto.ts';
+import {
+  INVITE_ROLES,
+  type GroupEntity,
+  type GroupStore,
+  type InviteEntity,
+  type InviteRole,
+  type NewInviteEntity,
+} from '../sync/group-store.ts';
+import { inviteLinkPath } from '../sync/invite-token.ts';
+
+export interface GroupRoutesOptions {
+  groups: GroupStore;
+  /** Closes the live sync connections of a revoked invite; returns how many it closed. */
+  onInviteRevoked?: (invite: InviteEntity) => number;
+}
+
+const MAX_NAME_LENGTH = 120;
+/** More tokens than a person plausibly holds; bounds the work of one request. */
+const MAX_TOKENS = 200;
+
+/**
+ * Groups and invites, mounted at /api/groups. The group documents themselves never pass through here:
+ * they are synced over /yjs/<groupId>. Managing invites takes a read-write invite token of the group as
+ * a bearer token; the role is the stored invite's, whatever the request claims.
+ */
+export function groupRoutes(options: GroupRoutesOptions): Hono {
+  const { groups } = options;
+  const app = new Hono();
+
+  app.post('/', async (c) => {
+    const body = await jsonBody(c);
+    const name = typeof body.name === 'string' ? body.name.trim() : '';
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+      throw new QuireError(
+        'bad-input',
+        `Send the group's name as {"name": "…"}, 1 to ${MAX_NAME_LENGTH} characters.`,
+        400,
+      );
+    }
+    const { group, invites } = groups.createGroup(name);
+    const created: CreatedGroupDto = { ...groupDto(group), invites: invites.map(createdInviteDto) };
+    return c.json(created, 201);
+  });
+
+  app.post('/mine', async (c) => {
+    const { tokens } = await jsonBody(c);
+    if (!Array.isArray(tokens) || tokens.length > MAX_TOKENS) {
+      throw new QuireError(
+        'bad-input',
+        `Send the invite tokens you hold as {"tokens": ["…"]}, at most ${MAX_TOKENS}.`,
+        400,
+      );
+    }
+    const best = new Map<string, MyGroupDto>();
+    const refused: RefusedTokenDto[] = [];
+    for (const [tokenIndex, token] of (tokens as unknown[]).entries()) {
+      const invite = groups.inviteByToken(token);
+      const group = invite && groups.group(invite.groupId);
+      if (!invite || !group) refused.push({ tokenIndex, reason: 'unknown' });
+      else if (invite.revokedAt !== null) refused.push({ tokenIndex, reason: 'revoked' });
+      else if (
+        !best.has(group.id) ||
+        (invite.role === 'read-write' && best.get(group.id)?.role !== 'read-write')
+      ) {
+        best.set(group.id, { ...groupDto(group), role: invite.role, inviteId: invite.id, tokenIndex });
+      }
+    }
+    const mine: MyGroupsDto = { groups: [...best.values()], refused };
+    return c.json(mine);
+  });
+
+  app.post('/:id/invites', async (c) => {
+    const groupId = requireWriter(c, groups);
+    const { role } = await jsonBody(c);
+    if (!INVITE_ROLES.includes(role as InviteRole)) {
+      throw new QuireError(
+        'bad-input',
+        `Send the new invite's role as {"role": "read-write"} or {"role": "read-only"}.`,
+        400,
+      );
+    }
+    return c.json(createdInviteDto(groups.createInvite(groupId, role as InviteRole)), 201);
+  });
+
+  app.get('/:id/invites', (c) => {
+    const groupId = requireWriter(c, groups);
+    return c.json({ invites: groups.invites(groupId).map(inviteDto) });
+  });
+
+  app.delete('/:id/invites/:inviteId', (c) => {
+    const groupId = requireWriter(c, groups);
+    const inviteId = c.req.param('inviteId');
+    const revoked = groups.revokeInvite(groupId, inviteId);
+    if (!revoked) {
+      throw new QuireError(
+        'not-found',
+        `Group ${groupId} has no invite ${inviteId}; GET /api/groups/${groupId}/invites lists them.`,
+        404,
+      );
+    }
+    const closedConnections = options.onInviteRevoked?.(revoked) ?? 0;
+    const answer: RevokedInviteDto = { invite: inviteDto(revoked), closedConnections };
+    return c.json(answer);
+  });
+
+  return app;
+}
+
+/** The group id of the request when its bearer token is a live read-write invite of that group. */
+function requireWriter(c: Context, groups: GroupStore): string {
+  const groupId = c.req.param('id') ?? '';
+  const header = c.req.header('Authorization') ?? '';
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  const how = `send a read-write invite token of group ${groupId} as "Authorization: Bearer <token>"`;
+  if (!token) throw new QuireError('unauthorized', `This needs an invite token: ${how}.`, 401);
+  const access = groups.authorize(groupId, token);
+  if (!access.ok) {
+    if (access.refusal === 'unknown-group') {
+      throw new QuireError('not-found', `No group ${groupId} on this server; check the invite link.`, 404);
+    }
+    if (access.refusal === 'revoked') {
+      throw new QuireError('unauthorized', `This invite was revoked; ${how}.`, 401);
+    }
+    throw new QuireError('unauthorized', `This token does not open group ${groupId}; ${how}.`, 401);
+  }
+  if (access.invite.role !== 'read-write') {
+    throw new QuireError('forbidden', `A read-only invite cannot manage invites; ${how}.`, 403);
+  }
+  return groupId;
+}
+
+async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    body = undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new QuireError('bad-input', 'Send a JSON object as the request body.', 400);
+  }
+  return body as Record<string, unknown>;
+}
+
+function groupDto(group: GroupEntity): { id: string; name: string; createdAt: string } {
+  return { id: group.id, name: group.name, createdAt: group.createdAt };
+}
+
+function createdInviteDto(invite: NewInviteEntity): CreatedInviteDto {
+  return {
+    id: invite.id,
+    role: invite.role,
+    token: invite.token,
+    link: inviteLinkPath(invite.groupId, invite.token),
+    createdAt: invite.createdAt,
+  };
+}
+
+function inviteDto(invite: InviteEntity): InviteDto {
+  return { id: invite.id, role: invite.role, createdAt: invite.createdAt, revokedAt: invite.revokedAt };
+}

@@ -1,0 +1,85 @@
+import * as Y from 'yjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/open-store.ts';
+import type { CloseCode } from './close-codes.ts';
+import { GroupDoc, type DocPeer } from './group-doc.ts';
+
+let store: Store;
+let groupId: string;
+const logged: string[] = [];
+const docs: GroupDoc[] = [];
+
+beforeEach(() => {
+  store = openStore(':memory:');
+  groupId = store.groups.createGroup('G').group.id;
+  logged.length = 0;
+});
+afterEach(() => {
+  for (const doc of docs.splice(0)) doc.unload();
+  store.close();
+});
+
+class Peer implements DocPeer {
+  sent: Uint8Array[] = [];
+  closedWith: CloseCode | null = null;
+  send(message: Uint8Array): void {
+    this.sent.push(message);
+  }
+  close(code: CloseCode): void {
+    this.closedWith = code;
+  }
+}
+
+async function loadedDoc(): Promise<GroupDoc> {
+  const doc = new GroupDoc(
+    groupId,
+    store.groupUpdates,
+    { compactAfterUpdates: 1000, idleUnloadMs: 60_000, log: (line) => logged.push(line) },
+    () => {},
+  );
+  docs.push(doc);
+  expect(await doc.loaded).toBe(true);
+  return doc;
+}
+
+function anEdit(text: string): Uint8Array {
+  const doc = new Y.Doc();
+  doc.getArray<string>('edits').push([text]);
+  return Y.encodeStateAsUpdate(doc);
+}
+
+describe('GroupDoc', () => {
+  it('appends an update to the log before applying and broadcasting it; a failed append changes nothing', async () => {
+    const doc = await loadedDoc();
+    const [writer, watcher] = [new Peer(), new Peer()];
+    doc.join(writer);
+    doc.join(watcher);
+
+    store.db.pragma('query_only = ON'); // the real database refusing writes, like a full disk
+    expect(() => doc.store(writer, anEdit('lost'))).toThrow();
+    expect(watcher.sent).toEqual([]);
+    expect(store.groupUpdates.count(groupId)).toBe(0);
+
+    store.db.pragma('query_only = OFF');
+    doc.store(writer, anEdit('kept'));
+    expect(store.groupUpdates.count(groupId)).toBe(1);
+    expect(watcher.sent).toHaveLength(1);
+    expect(writer.sent).toEqual([]); // not echoed to its sender
+  });
+
+  it('loads around a stored row Yjs cannot read, and compaction drops it', async () => {
+    store.groupUpdates.append(groupId, anEdit('before'));
+    store.groupUpdates.append(groupId, Uint8Array.from([1, 2, 3, 250, 250, 250]));
+    store.groupUpdates.append(groupId, anEdit('after'));
+    const doc = await loadedDoc();
+    expect(logged.join('\n')).toContain('skipped stored update');
+    const peer = new Peer();
+    doc.join(peer);
+    expect(doc.compact()).toBe(true);
+    const rows = store.groupUpdates.load(groupId);
+    expect(rows).toHaveLength(1);
+    const check = new Y.Doc();
+    Y.applyUpdate(check, rows[0]?.data ?? new Uint8Array());
+    expect(check.getArray('edits').toArray().sort()).toEqual(['after', 'before']);
+  });
+});

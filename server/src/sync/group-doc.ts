@@ -1,0 +1,230 @@
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import { errorMessage } from '../errors.ts';
+import type { CloseCode } from './close-codes.ts';
+import { awarenessMessage, syncStep1Message, syncStep2Message, updateMessage } from './sync-messages.ts';
+import type { StoredUpdate, UpdateLog } from './update-log.ts';
+
+/** What a group document needs from a connection. */
+export interface DocPeer {
+  send(message: Uint8Array): void;
+  close(code: CloseCode): void;
+}
+
+export interface GroupDocOptions {
+  /** Rows in the update log after which the group is compacted (off the hot path). */
+  compactAfterUpdates: number;
+  /** How long a document with no connections stays in memory. */
+  idleUnloadMs: number;
+  log: (line: string) => void;
+}
+
+type DocState = 'loading' | 'ready' | 'failed' | 'unloaded';
+
+/**
+ * One group's Yjs document in memory: its peers, their presence, and the update log behind it.
+ * Every change goes log first, document second, peers third (see `store`).
+ */
+export class GroupDoc {
+  /** Settles once the stored state is in memory: true when ready, false when loading failed. */
+  readonly loaded: Promise<boolean>;
+  private doc: Y.Doc | null = null;
+  private awareness: awarenessProtocol.Awareness | null = null;
+  private state: DocState = 'loading';
+  private readonly peers = new Set<DocPeer>();
+  /** Awareness client ids each peer announced, removed for the others when the peer leaves. */
+  private readonly presence = new Map<DocPeer, Set<number>>();
+  private rows = 0;
+  private compactQueued = false;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly groupId: string,
+    private readonly updates: UpdateLog,
+    private readonly options: GroupDocOptions,
+    private readonly onUnload: (doc: GroupDoc) => void,
+  ) {
+    this.loaded = this.load();
+  }
+
+  get isUnloaded(): boolean {
+    return this.state === 'unloaded';
+  }
+
+  join(peer: DocPeer): void {
+    this.peers.add(peer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  leave(peer: DocPeer): void {
+    if (!this.peers.delete(peer)) return;
+    const announced = this.presence.get(peer);
+    this.presence.delete(peer);
+    if (announced && announced.size > 0 && this.awareness) {
+      // Emits an awareness update, relayed to the remaining peers as "these clients left".
+      awarenessProtocol.removeAwarenessStates(this.awareness, [...announced], null);
+    }
+    if (this.peers.size === 0) this.scheduleUnload();
+  }
+
+  /**
+   * Appends `update` to the log, then applies it, which broadcasts it to the other peers. The append
+   * comes first so that no peer can receive an update a crash would lose; if it throws, nothing was
+   * applied or sent. The caller has already decoded the update (`updateHasContent`).
+   */
+  store(from: DocPeer, update: Uint8Array): void {
+    const doc = this.readyDoc();
+    this.updates.append(this.groupId, update);
+    this.rows++;
+    Y.applyUpdate(doc, update, from);
+    if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
+  }
+
+  syncStep1(): Uint8Array {
+    return syncStep1Message(this.readyDoc());
+  }
+
+  syncStep2(stateVector: Uint8Array): Uint8Array {
+    return syncStep2Message(this.readyDoc(), stateVector);
+  }
+
+  /** Applies a peer's presence; throws on a malformed update (caught by the connection). */
+  applyAwareness(from: DocPeer, update: Uint8Array): void {
+    this.readyDoc();
+    if (this.awareness) awarenessProtocol.applyAwarenessUpdate(this.awareness, update, from);
+  }
+
+  /** Every known presence state as one message, or null when nobody announced any. */
+  awarenessSnapshot(): Uint8Array | null {
+    const awareness = this.awareness;
+    if (!awareness || awareness.getStates().size === 0) return null;
+    const clients = [...awareness.getStates().keys()];
+    return awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(awareness, clients));
+  }
+
+  /** Merges the group's update rows into one. Returns false when the document is not in memory. */
+  compact(): boolean {
+    if (this.state !== 'ready' || !this.doc) return false;
+    if (this.rows <= 1) return true;
+    try {
+      // Built from the document, which holds every row applied so far (pending structs included).
+      this.updates.replaceAll(this.groupId, Y.encodeStateAsUpdate(this.doc));
+      this.rows = 1;
+    } catch (err) {
+      this.options.log(`sync: compacting group ${this.groupId} failed, its rows stay: ${errorMessage(err)}`);
+    }
+    return true;
+  }
+
+  /** Compacts and drops the document from memory; the next connection loads it again. */
+  unload(): void {
+    if (this.state === 'unloaded') return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.compact();
+    this.state = 'unloaded';
+    this.doc?.destroy(); // also destroys the awareness and its timer
+    this.doc = null;
+    this.awareness = null;
+    this.onUnload(this);
+  }
+
+  private readyDoc(): Y.Doc {
+    if (this.state !== 'ready' || !this.doc) {
+      throw new Error(`group ${this.groupId} is ${this.state}, not ready`);
+    }
+    return this.doc;
+  }
+
+  /**
+   * Asynchronous by contract, so an async store could replace the log without touching the protocol:
+   * connections queue what arrives meanwhile and answer nothing until this settles.
+   */
+  private async load(): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.state !== 'loading') return false;
+    let rows: StoredUpdate[];
+    try {
+      rows = this.updates.load(this.groupId);
+    } catch (err) {
+      this.options.log(`sync: loading group ${this.groupId} failed: ${errorMessage(err)}`);
+      this.state = 'failed'; // each connection sees `loaded` settle false and closes with serverError
+      this.unload();
+      return false;
+    }
+    const doc = this.docFrom(rows);
+    this.attach(doc);
+    this.rows = rows.length;
+    this.state = 'ready';
+    if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
+    if (this.peers.size === 0) this.scheduleUnload();
+    return true;
+  }
+
+  /**
+   * Row by row (measured four times faster than one transaction over 10k small rows), skipping and
+   * logging a row Yjs cannot apply, so that one bad row cannot lock a group out.
+   */
+  private docFrom(rows: StoredUpdate[]): Y.Doc {
+    const doc = new Y.Doc({ gc: true });
+    for (const row of rows) {
+      try {
+        Y.applyUpdate(doc, row.data);
+      } catch (err) {
+        this.options.log(
+          `sync: skipped stored update ${row.id} of group ${this.groupId}: ${errorMessage(err)}`,
+        );
+      }
+    }
+    return doc;
+  }
+
+  private attach(doc: Y.Doc): void {
+    const awareness = new awarenessProtocol.Awareness(doc);
+    awareness.setLocalState(null); // the server is not a member: it has no presence of its own
+    doc.on('update', (update: Uint8Array, origin: unknown) => {
+      const message = updateMessage(update);
+      for (const peer of this.peers) if (peer !== origin) peer.send(message);
+    });
+    awareness.on('update', (change: AwarenessChange, origin: unknown) => {
+      const peer = origin as DocPeer;
+      if (this.peers.has(peer)) {
+        let announced = this.presence.get(peer);
+        if (!announced) this.presence.set(peer, (announced = new Set()));
+        for (const id of [...change.added, ...change.updated]) announced.add(id);
+        for (const id of change.removed) announced.delete(id);
+      }
+      const changed = [...change.added, ...change.updated, ...change.removed];
+      const message = awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(awareness, changed));
+      for (const other of this.peers) if (other !== origin) other.send(message);
+    });
+    this.doc = doc;
+    this.awareness = awareness;
+  }
+
+  private scheduleCompaction(): void {
+    if (this.compactQueued) return;
+    this.compactQueued = true;
+    // After the current message is answered, not inside it.
+    setImmediate(() => {
+      this.compactQueued = false;
+      this.compact();
+    });
+  }
+
+  private scheduleUnload(): void {
+    if (this.idleTimer || this.state === 'unloaded') return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.peers.size === 0 && this.state !== 'loading') this.unload();
+    }, this.options.idleUnloadMs);
+    this.idleTimer.unref();
+  }
+}
+
+interface AwarenessChange {
+  added: number[];
+  updated: number[];
+  removed: number[];
+}

@@ -1,0 +1,62 @@
+import type { InviteRole } from './group-store.ts';
+
+/*
+ * Response shapes of /api/groups. The web app cannot import the server; it mirrors these (or they move
+ * to @quire/core) — keep the two in step.
+ */
+
+/** An invite as created: `token` and `link` are returned this once and never again. */
+export interface CreatedInviteDto {
+  id: string;
+  role: InviteRole;
+  token: string;
+  /** `/join#<groupId>.<token>`: the secret rides in the fragment, which browsers never send. */
+  link: string;
+  createdAt: string;
+}
+
+/** POST /api/groups */
+export interface CreatedGroupDto {
+  id: string;
+  name: string;
+  createdAt: string;
+  /** One read-write and one read-only invite. */
+  invites: CreatedInviteDto[];
+}
+
+/** GET /api/groups/:id/invites lists these: no secrets, revoked ones included. */
+export interface InviteDto {
+  id: string;
+  role: InviteRole;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A group a token of POST /api/groups/mine opens; the strongest role wins when several open it. */
+export interface MyGroupDto {
+  id: string;
+  name: string;
+  createdAt: string;
+  role: InviteRole;
+  inviteId: string;
+  /** Index of the token (in the request) that gives `role`. */
+  tokenIndex: number;
+}
+
+/** A token of POST /api/groups/mine that opens nothing; the browser can forget it. */
+export interface RefusedTokenDto {
+  tokenIndex: number;
+  reason: 'unknown' | 'revoked';
+}
+
+export interface MyGroupsDto {
+  groups: MyGroupDto[];
+  refused: RefusedTokenDto[];
+}
+
+/** DELETE /api/groups/:id/invites/:inviteId */
+export interface RevokedInviteDto {
+  invite: InviteDto;
+  /** Live sync connections that used the invite and were closed (code 4410). */
+  closedConnections: number;
+}

@@ -1,0 +1,134 @@
+import type { RawData, WebSocket } from 'ws';
+import { errorMessage } from '../errors.ts';
+import { CLOSE_CODES, type CloseCode } from './close-codes.ts';
+import type { DocPeer, GroupDoc } from './group-doc.ts';
+import type { InviteEntity } from './group-store.ts';
+import {
+  MalformedMessage,
+  readClientMessage,
+  updateHasContent,
+  type ClientMessage,
+} from './sync-messages.ts';
+import { TokenBucket } from './token-bucket.ts';
+
+export interface ConnectionLimits {
+  maxFrameBytes: number;
+  messagesPerSecond: number;
+  messageBurst: number;
+}
+
+/**
+ * One authorized socket on one group. The role comes from the invite the server looked up, never
+ * from the client. Frames are checked for size and rate as they arrive, queued until the group's stored
+ * state is loaded, then handled strictly in order.
+ */
+export class SyncConnection implements DocPeer {
+  /** Set by the heartbeat before a ping and back by the pong; a socket that stays false is dead. */
+  alive = true;
+  private closed = false;
+  private queue: Uint8Array[] | null = [];
+  private readonly bucket: TokenBucket;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly invite: InviteEntity,
+    private readonly group: GroupDoc,
+    private readonly limits: ConnectionLimits,
+    private readonly log: (line: string) => void,
+  ) {
+    this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
+    ws.on('message', (data, isBinary) => this.receive(data, isBinary));
+    ws.on('pong', () => (this.alive = true));
+    ws.on('close', () => this.detach());
+    group.join(this);
+    void group.loaded.then((ok) => (ok ? this.goLive() : this.close(CLOSE_CODES.serverError)));
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  send(message: Uint8Array): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    // A failed send means the socket is going away; its error and close events clean up.
+    this.ws.send(message);
+  }
+
+  close(code: CloseCode): void {
+    if (this.closed) return;
+    this.detach();
+    this.ws.close(code.code, code.reason);
+  }
+
+  private detach(): void {
+    this.closed = true;
+    this.queue = null;
+    this.group.leave(this);
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
+    if (this.closed) return;
+    this.alive = true;
+    if (!isBinary) return this.close(CLOSE_CODES.badMessage);
+    const frame = toBytes(data);
+    if (frame.byteLength > this.limits.maxFrameBytes) return this.close(CLOSE_CODES.frameTooLarge);
+    if (!this.bucket.take()) return this.close(CLOSE_CODES.rateLimited);
+    if (this.queue) this.queue.push(frame);
+    else this.handle(frame);
+  }
+
+  private goLive(): void {
+    const queued = this.queue;
+    if (this.closed || !queued) return;
+    this.queue = null;
+    // A read-only client is not asked for its state: it has nothing to contribute, and a step 2 with
+    // content from it would be a write. It still gets the group through its own step 1.
+    if (this.invite.role === 'read-write') this.send(this.group.syncStep1());
+    const presence = this.group.awarenessSnapshot();
+    if (presence) this.send(presence);
+    for (const frame of queued) {
+      if (this.closed) return;
+      this.handle(frame);
+    }
+  }
+
+  private handle(frame: Uint8Array): void {
+    try {
+      this.dispatch(readClientMessage(frame));
+    } catch (err) {
+      if (err instanceof MalformedMessage) return this.close(CLOSE_CODES.badMessage);
+      this.log(`sync: group ${this.group.groupId}: ${errorMessage(err)}`);
+      this.close(CLOSE_CODES.serverError);
+    }
+  }
+
+  private dispatch(message: ClientMessage): void {
+    switch (message.kind) {
+      case 'sync-step-1':
+        return this.send(this.group.syncStep2(message.stateVector));
+      case 'sync-step-2':
+      case 'update':
+        // An empty step 2 is how any client, read-only included, says "I have nothing you lack".
+        if (!updateHasContent(message.update)) return;
+        if (this.invite.role !== 'read-write') return this.close(CLOSE_CODES.readOnly);
+        return this.group.store(this, message.update);
+      case 'awareness':
+        try {
+          return this.group.applyAwareness(this, message.update);
+        } catch (err) {
+          throw new MalformedMessage(`bad awareness update: ${errorMessage(err)}`);
+        }
+      case 'query-awareness': {
+        const presence = this.group.awarenessSnapshot();
+        if (presence) this.send(presence);
+        return;
+      }
+    }
+  }
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return data;
+}

@@ -1,0 +1,219 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { QuireError } from '../errors.ts';
+import { CLOSE_CODES, type CloseCode } from './close-codes.ts';
+import { GroupDoc } from './group-doc.ts';
+import type { AccessRefusal, GroupStore } from './group-store.ts';
+import { SyncConnection } from './sync-connection.ts';
+import type { UpdateLog } from './update-log.ts';
+
+export interface SyncOptions {
+  /** Largest frame a client may send; an offline client's first sync carries its whole state. */
+  maxFrameBytes: number;
+  /** Sustained messages per second per connection (token bucket refill). */
+  messagesPerSecond: number;
+  /** Messages a connection may send at once (token bucket size). */
+  messageBurst: number;
+  /** Seconds a group with no connections stays in memory before it is compacted and unloaded. */
+  idleUnloadSeconds: number;
+  /** Update rows after which a loaded group is compacted into one. */
+  compactAfterUpdates: number;
+  /** Seconds between pings; a socket that misses one pong is dropped (and its presence removed). */
+  heartbeatSeconds: number;
+  log: (line: string) => void;
+}
+
+export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
+  maxFrameBytes: 8 * 1024 * 1024,
+  messagesPerSecond: 100,
+  messageBurst: 500,
+  idleUnloadSeconds: 30,
+  compactAfterUpdates: 500,
+  heartbeatSeconds: 30,
+  log: () => {},
+};
+
+/** The websocket path: `/yjs/<groupId>`, as y-websocket's provider builds it from `<serverUrl>/yjs`. */
+const SYNC_PATH = /^\/yjs\/([^/]+)$/;
+/** How long `close()` waits for clients to answer the close handshake before cutting them off. */
+const CLOSE_GRACE_MS = 2000;
+
+const REFUSALS: Record<AccessRefusal, CloseCode> = {
+  unauthorized: CLOSE_CODES.unauthorized,
+  'unknown-group': CLOSE_CODES.unknownGroup,
+  revoked: CLOSE_CODES.revoked,
+};
+
+/**
+ * The server side of the y-websocket protocol, sharing the HTTP server's port: one document per group,
+ * reached with an invite token (`?token=`), stored in the update log before anything is applied.
+ */
+export class SyncServer {
+  private readonly options: SyncOptions;
+  private readonly wss: WebSocketServer;
+  private readonly docs = new Map<string, GroupDoc>();
+  private readonly connections = new Set<SyncConnection>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    private readonly groups: GroupStore,
+    private readonly updates: UpdateLog,
+    options: Partial<SyncOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_SYNC_OPTIONS, ...options };
+    for (const key of [
+      'maxFrameBytes',
+      'messagesPerSecond',
+      'messageBurst',
+      'compactAfterUpdates',
+    ] as const) {
+      if (!(this.options[key] >= 1)) throw badOption(key, this.options[key], 'at least 1');
+    }
+    const { idleUnloadSeconds, heartbeatSeconds } = this.options;
+    if (!(idleUnloadSeconds >= 0 && Number.isFinite(idleUnloadSeconds))) {
+      throw badOption('idleUnloadSeconds', idleUnloadSeconds, 'a number of seconds, 0 or more');
+    }
+    if (!(heartbeatSeconds > 0 && Number.isFinite(heartbeatSeconds))) {
+      throw badOption('heartbeatSeconds', heartbeatSeconds, 'a positive number of seconds');
+    }
+    // ws refuses frames above its cap from the header alone (close 1009, no buffering); frames between
+    // our limit and that cap get our own close code and reason.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: 2 * this.options.maxFrameBytes });
+    this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatSeconds * 1000);
+    this.heartbeat.unref();
+  }
+
+  /** Takes the HTTP server's upgrade requests; paths other than `/yjs/<groupId>` get a 404. */
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.handleUpgrade(req, socket, head),
+    );
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://sync.invalid');
+    const groupId = decodedGroupId(url.pathname);
+    if (groupId === null) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) =>
+      this.accept(ws, groupId, url.searchParams.get('token')),
+    );
+  }
+
+  /** Closes the live connections opened with this invite (after it was revoked); returns how many. */
+  closeInvite(inviteId: string): number {
+    let closed = 0;
+    for (const connection of [...this.connections]) {
+      if (connection.invite.id !== inviteId) continue;
+      connection.close(CLOSE_CODES.revoked);
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Compacts a loaded group now; false when it is not in memory. */
+  compact(groupId: string): boolean {
+    return this.docs.get(groupId)?.compact() ?? false;
+  }
+
+  /** Ids of the groups whose documents are in memory. */
+  loadedGroups(): string[] {
+    return [...this.docs.keys()];
+  }
+
+  /** Tells every client the server is going away (4503, they reconnect), compacts and unloads every group. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    clearInterval(this.heartbeat);
+    const sockets = [...this.wss.clients];
+    const allClosed = Promise.all(sockets.map((ws) => closedPromise(ws)));
+    for (const connection of [...this.connections]) connection.close(CLOSE_CODES.shuttingDown);
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([allClosed, new Promise((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    clearTimeout(grace);
+    for (const ws of this.wss.clients) ws.terminate();
+    for (const doc of [...this.docs.values()]) doc.unload();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private accept(ws: WebSocket, groupId: string, token: string | null): void {
+    ws.on('error', () => {}); // protocol errors close the socket themselves; 'close' cleans up
+    if (this.closing) return refuse(ws, CLOSE_CODES.shuttingDown);
+    const access = this.groups.authorize(groupId, token);
+    if (!access.ok) return refuse(ws, REFUSALS[access.refusal]);
+    let doc = this.docs.get(groupId);
+    if (!doc || doc.isUnloaded) {
+      doc = new GroupDoc(
+        groupId,
+        this.updates,
+        {
+          compactAfterUpdates: this.options.compactAfterUpdates,
+          idleUnloadMs: this.options.idleUnloadSeconds * 1000,
+          log: this.options.log,
+        },
+        (gone) => {
+          if (this.docs.get(gone.groupId) === gone) this.docs.delete(gone.groupId);
+        },
+      );
+      this.docs.set(groupId, doc);
+    }
+    const connection = new SyncConnection(ws, access.invite, doc, this.options, this.options.log);
+    this.connections.add(connection);
+    ws.on('close', () => this.connections.delete(connection));
+  }
+
+  private beat(): void {
+    for (const connection of this.connections) {
+      if (!connection.alive) {
+        connection.ws.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.ws.ping();
+    }
+  }
+}
+
+function refuse(ws: WebSocket, code: CloseCode): void {
+  ws.close(code.code, code.reason);
+}
+
+function decodedGroupId(pathname: string): string | null {
+  const match = SYNC_PATH.exec(pathname);
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+function closedPromise(ws: WebSocket): Promise<void> {
+  if (ws.readyState === ws.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => ws.once('close', () => resolve()));
+}
+
+/** Where each option comes from when the server is started by `quire serve`. */
+const SETTINGS: Partial<Record<keyof SyncOptions, string>> = {
+  maxFrameBytes: 'QUIRE_SYNC_MAX_FRAME_BYTES',
+  messagesPerSecond: 'QUIRE_SYNC_RATE',
+  messageBurst: 'QUIRE_SYNC_BURST',
+  idleUnloadSeconds: 'QUIRE_SYNC_IDLE_SECONDS',
+  compactAfterUpdates: 'QUIRE_SYNC_COMPACT_AFTER',
+};
+
+function badOption(name: keyof SyncOptions, value: unknown, want: string): QuireError {
+  const setting = SETTINGS[name] ? ` (set by ${SETTINGS[name]})` : '';
+  return new QuireError(
+    'bad-input',
+    `The sync option ${name}${setting} must be ${want}, not ${String(value)}.`,
+    400,
+  );
+}
