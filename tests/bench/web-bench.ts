@@ -7,6 +7,7 @@ import type { Browser } from '@playwright/test';
 import { sampleQueries } from '@quire/server/search/search-timing';
 import { requireSharedData } from '../src/paths.ts';
 import { launchChromium, startCorpusServer } from './bench-harness.ts';
+import { benchOfflineSearch } from './offline-search-bench.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -75,7 +76,7 @@ async function firstRender(browser: Browser, url: string) {
   }
 }
 
-/** Topic page JS weight and first render in Chromium, then server search latency over HTTP. */
+/** Topic page JS weight and first render in Chromium, server search latency over HTTP, offline search. */
 export async function runWebBench(): Promise<Record<string, unknown>> {
   requireSharedData();
   ensureWebBuild();
@@ -127,8 +128,8 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       `GET /api/search, ${times.length} sampled queries: p50 ${searchP50Ms} ms, p95 ${searchP95Ms} ms (target p95 ≤ 50 ms) — ${searchP95Ms <= 50 ? 'meets' : 'MISSES'}`,
     );
 
-    // 4. Offline search in the browser does not exist yet.
-    console.log('offline search in the browser over 5,000 cached papers: not built yet, not measured');
+    // 4. Offline search in the browser, over papers kept in IndexedDB.
+    const offline = await benchOfflineSearch(browser, server);
 
     return {
       papers,
@@ -139,7 +140,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       searchQueries: times.length,
       searchP50Ms,
       searchP95Ms,
-      offlineSearchMsPerKeystroke: null,
+      ...offline,
     };
   } finally {
     await browser.close();

@@ -31,3 +31,8 @@ export function describeError(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   return err instanceof Error ? err.message : String(err);
 }
+
+/** No answer at all: the case this device's offline copy stands in for. */
+export function isUnreachable(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.kind === 'unreachable';
+}

@@ -4,6 +4,7 @@
  */
 import type { RelatedPapersDto, SearchResponseDto, StatusDto } from '@quire/core';
 import { ApiError } from './api-error.ts';
+import { reportReachability } from './reachability.ts';
 import type { ApiErrorBody, AskResponse, PaperView, TopicDetail, TopicSummary } from './types.ts';
 
 export type Fetch = typeof fetch;
@@ -33,6 +34,7 @@ export async function getJson<T>(fetchFn: Fetch, path: string, options: RequestO
     res = await fetchFn(path, { headers: { accept: 'application/json' }, signal: options.signal ?? null });
   } catch (err) {
     if (options.signal?.aborted) throw new ApiError('aborted', 0, 'aborted', 'The request was cancelled.');
+    reportReachability({ kind: 'unreachable' });
     const why = err instanceof Error ? ` (${err.message})` : '';
     throw new ApiError(
       'unreachable',
@@ -41,6 +43,7 @@ export async function getJson<T>(fetchFn: Fetch, path: string, options: RequestO
       `Cannot reach the Quire server${why}. Check that it is running and reload.`,
     );
   }
+  reportReachability({ kind: 'reached' });
   let body: unknown;
   try {
     body = await res.json();

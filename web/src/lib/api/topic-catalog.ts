@@ -1,4 +1,5 @@
-import { fetchTopics, type Fetch } from './client.ts';
+import type { Fetch } from './client.ts';
+import { loadTopics } from './read-through.ts';
 import type { TopicSummary } from './types.ts';
 
 /**
@@ -15,9 +16,12 @@ export class TopicCatalog {
 
   async topics(fetchFn: Fetch): Promise<TopicSummary[]> {
     if (this.#topics) return this.#topics;
-    this.#pending ??= fetchTopics(fetchFn).finally(() => {
-      this.#pending = null;
-    });
+    // The device's copy will do when offline: names change with the taxonomy, not with new papers.
+    this.#pending ??= loadTopics(fetchFn)
+      .then((sourced) => sourced.value)
+      .finally(() => {
+        this.#pending = null;
+      });
     this.#topics = await this.#pending;
     return this.#topics;
   }

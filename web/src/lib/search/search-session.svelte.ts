@@ -1,6 +1,9 @@
-import type { SearchResponseDto, SearchResultDto } from '@quire/core';
-import { ApiError, describeError } from '../api/api-error.ts';
+import { version } from '$app/environment';
+import { CoreError, type SearchResponseDto, type SearchResultDto } from '@quire/core';
+import { ApiError, describeError, isUnreachable } from '../api/api-error.ts';
 import { searchPapers, type Fetch } from '../api/client.ts';
+import { deviceCache } from '../offline/device-cache.ts';
+import type { OfflineSearch } from '../offline/offline-search.ts';
 
 /** Results per request, and per "Load more". */
 export const PAGE_SIZE = 20;
@@ -13,8 +16,21 @@ export interface SearchFailure {
   message: string;
 }
 
+/** The offline search, loaded on first need: it brings minisearch, which no other page needs. */
+async function offlineSearch(): Promise<OfflineSearch> {
+  const { offlineSearchFor } = await import('../offline/offline-search.ts');
+  return offlineSearchFor(deviceCache, { format: version });
+}
+
+interface Answer {
+  response: SearchResponseDto;
+  /** Papers searched on this device when the server could not be reached; null for the server's answer. */
+  offlinePapers: number | null;
+}
+
 /**
- * The search box's text and what the server answered for it. One instance serves the header's box and the
+ * The search box's text and what the server answered for it. When the server cannot be reached, the
+ * papers kept on this device are searched instead, with the same syntax and weighting. One instance serves the header's box and the
  * search page, so typing anywhere shows on the page. Every new query cancels the request still in flight for
  * an older one, so a slow answer never overwrites a newer one.
  */
@@ -28,6 +44,8 @@ export class SearchSession {
   loading = $state(false);
   loadingMore = $state(false);
   failure = $state.raw<SearchFailure | null>(null);
+  /** Set while the results come from this device: how many papers it holds. */
+  offline = $state.raw<{ papers: number } | null>(null);
 
   #controller: AbortController | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -62,8 +80,9 @@ export class SearchSession {
     this.#controller = controller;
     this.loading = true;
     try {
-      const response = await searchPapers(fetchFn, q, { limit: PAGE_SIZE }, { signal: controller.signal });
+      const { response, offlinePapers } = await this.#search(fetchFn, q, 0, controller.signal);
       if (controller.signal.aborted) return;
+      this.offline = offlinePapers === null ? null : { papers: offlinePapers };
       this.response = response;
       this.results = response.results;
       this.shownQuery = q;
@@ -89,11 +108,11 @@ export class SearchSession {
     this.#controller = controller;
     this.loadingMore = true;
     try {
-      const response = await searchPapers(
+      const { response } = await this.#search(
         fetchFn,
         this.shownQuery,
-        { limit: PAGE_SIZE, offset: this.results.length },
-        { signal: controller.signal },
+        this.results.length,
+        controller.signal,
       );
       if (controller.signal.aborted) return;
       const seen = this.results.map((r) => r.id);
@@ -104,6 +123,29 @@ export class SearchSession {
     } finally {
       if (this.#controller === controller) this.#controller = null;
       this.loadingMore = false;
+    }
+  }
+
+  /** Loads the offline index ahead of need (the network just went), so the first offline search is quick. */
+  async prepareOffline(): Promise<void> {
+    try {
+      await (await offlineSearch()).ready();
+    } catch {
+      // Only a head start: the search itself loads the index again and reports what fails.
+    }
+  }
+
+  async #search(fetchFn: Fetch, q: string, offset: number, signal: AbortSignal): Promise<Answer> {
+    try {
+      const response = await searchPapers(fetchFn, q, { limit: PAGE_SIZE, offset }, { signal });
+      return { response, offlinePapers: null };
+    } catch (err) {
+      if (!isUnreachable(err)) throw err;
+      const offline = await offlineSearch();
+      const response = await offline.search(q, { limit: PAGE_SIZE, offset });
+      // Nothing kept to search: "cannot reach the server" is the true answer.
+      if (offline.size === 0) throw err;
+      return { response, offlinePapers: offline.size };
     }
   }
 
@@ -123,7 +165,8 @@ export class SearchSession {
 }
 
 function failureOf(err: unknown): SearchFailure {
-  const badQuery = err instanceof ApiError && err.status === 400;
+  // Offline, core itself refuses a malformed filter, in the words the server would use.
+  const badQuery = (err instanceof ApiError && err.status === 400) || err instanceof CoreError;
   return { badQuery, message: describeError(err) };
 }
 

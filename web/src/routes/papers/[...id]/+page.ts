@@ -6,7 +6,8 @@ import type { PageLoad } from './$types';
 export const load = (async ({ params, fetch }) => {
   if (!params.id) error(404, { message: 'No paper id was given.', subject: 'paper' });
   try {
-    return { paper: await paperCache.get(fetch, params.id) };
+    const { value: paper, savedAt } = await paperCache.load(fetch, params.id);
+    return { paper, savedAt };
   } catch (err) {
     return failLoad(err, 'paper');
   }
