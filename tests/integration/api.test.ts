@@ -76,6 +76,28 @@ describe('JSON API', () => {
     expect(badBody.message).toContain('not-an-id');
   });
 
+  it('GET /api/papers?ids= answers many stored papers at once, in order, and names the missing ones', async () => {
+    const wanted = week.slice(20, 26).map((p) => p.id);
+    const res = await app.request(
+      `/api/papers?ids=${[wanted[0], '2605.99999', ...wanted.slice(1)].join(',')}`,
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { papers: (PaperEntity & { tags: unknown[] })[]; missing: string[] };
+    expect(body.papers.map((p) => p.id)).toEqual(wanted);
+    expect(body.missing).toEqual(['2605.99999']);
+    expect(body.papers[0]?.title).toBe(week[20]?.title);
+    expect(Array.isArray(body.papers[0]?.tags)).toBe(true);
+  });
+
+  it('GET /api/papers?ids= refuses no ids, too many, and a malformed one', async () => {
+    expect((await app.request('/api/papers')).status).toBe(400);
+    const many = Array.from({ length: 101 }, (_, i) => `2603.${String(i).padStart(5, '0')}`).join(',');
+    const tooMany = await app.request(`/api/papers?ids=${many}`);
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { message: string }).message).toContain('101 given');
+    expect((await app.request(`/api/papers?ids=${week[0]?.id},nonsense`)).status).toBe(400);
+  });
+
   it('?fetch=1 fetches a paper the store lacks through the query API and stores it', async () => {
     const later = (await loadCorpus()).find((p) => p.date === '2026-05-12');
     if (!later) throw new Error('corpus lacks 2026-05-12');

@@ -28,3 +28,9 @@ export interface TopicDetail extends TopicSummary {
 export interface PaperView extends PaperEntity {
   tags: TopicTag[];
 }
+
+/** GET /api/papers?ids=…: the stored papers asked for (in the order asked) and the ids not stored. */
+export interface PapersBatchDto {
+  papers: PaperView[];
+  missing: string[];
+}

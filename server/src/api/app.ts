@@ -4,6 +4,8 @@ import {
   normaliseArxivId,
   type HarvestStateDto,
   type PaperEntity,
+  type PapersBatchDto,
+  type PaperView,
   type StatusDto,
 } from '@quire/core';
 import { Hono } from 'hono';
@@ -32,6 +34,9 @@ export interface AppOptions {
   groups?: GroupRoutesOptions;
 }
 
+/** Ids one GET /api/papers may ask for: a page of papers or two, with room to spare. */
+const MAX_BATCH_PAPERS = 100;
+
 export function createApp(options: AppOptions): Hono {
   const { store } = options;
   const app = new Hono();
@@ -54,6 +59,30 @@ export function createApp(options: AppOptions): Hono {
       })),
     };
     return c.json(status);
+  });
+
+  // Many papers in one request (a topic page's 20, a device refreshing its saved papers): ?ids=a,b,c.
+  app.get('/api/papers', (c) => {
+    const raw = c.req.query('ids') ?? '';
+    const wanted = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    if (wanted.length === 0 || wanted.length > MAX_BATCH_PAPERS) {
+      throw new QuireError(
+        'bad-input',
+        `Give 1 to ${MAX_BATCH_PAPERS} arXiv ids as ?ids=2605.00001,2605.00002 (${wanted.length} given).`,
+        400,
+      );
+    }
+    const papers: PaperView[] = [];
+    const missing: string[] = [];
+    for (const id of new Set(wanted.map((w) => normaliseArxivId(w)))) {
+      const stored = store.papers.get(id);
+      if (stored) papers.push({ ...stored, tags: options.topics.paperTags(id) });
+      else missing.push(id);
+    }
+    return c.json({ papers, missing } satisfies PapersBatchDto);
   });
 
   // Not under /api/papers/: that route's id takes the rest of the path (old-style ids have a slash).
