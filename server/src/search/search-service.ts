@@ -1,18 +1,16 @@
 import {
   AUTHOR_SEPARATOR,
   findRelated,
-  highlight,
-  highlightSnippet,
   parseQuery,
   phraseTextOf,
   runSearch,
-  termsInField,
+  toSearchResult,
+  RESULT_AUTHORS_SHOWN,
   type Author,
   type ParsedQuery,
   type RelatedPapersDto,
   type SearchDoc,
   type SearchResponseDto,
-  type SearchResultDto,
   type Taxonomy,
   topicSpecificity,
 } from '@quire/core';
@@ -47,9 +45,6 @@ export interface SearchServiceOptions {
   log?: (line: string) => void;
 }
 
-/** How many authors a result lists before "+N". */
-const AUTHORS_SHOWN = 3;
-const SNIPPET_WIDTH = 240;
 /** Papers per slice of a background build: ~50 ms of work, so requests are not kept waiting long. */
 const BACKGROUND_SLICE = 250;
 const BLOCKING_SLICE = 5000;
@@ -209,23 +204,16 @@ export class SearchService implements SearchApi {
       phraseText: (id) => this.#phraseText(id),
     });
     const rows = this.#source.pageRows(run.results.map((r) => r.id));
-    const results = run.results.map((hit): SearchResultDto => {
+    const results = run.results.map((hit) => {
       const row = rows.get(hit.id);
-      const title = row?.title ?? hit.stored.title;
-      const authors = row ? (JSON.parse(row.authors) as Author[]).map((a) => a.name) : [];
-      return {
-        id: hit.id,
-        title,
-        listingDate: hit.stored.listingDate,
-        primaryCategory: hit.stored.primaryCategory,
-        authors: authors.slice(0, AUTHORS_SHOWN),
-        authorCount: authors.length,
-        score: hit.score,
-        highlights: {
-          title: highlight(title, termsInField(hit, 'title')),
-          abstract: highlightSnippet(row?.abstract ?? '', termsInField(hit, 'abstract'), SNIPPET_WIDTH),
+      return toSearchResult(
+        hit,
+        row && {
+          title: row.title,
+          abstract: row.abstract,
+          authorNames: (JSON.parse(row.authors) as Author[]).map((a) => a.name),
         },
-      };
+      );
     });
     return { query, total: run.total, matchedAllTerms: run.matchedAllTerms, results };
   }
@@ -250,7 +238,7 @@ export class SearchService implements SearchApi {
           title: row.title,
           listingDate: (stored.listingDate as string | null) ?? null,
           primaryCategory: String(stored.primaryCategory),
-          authors: authors.slice(0, AUTHORS_SHOWN),
+          authors: authors.slice(0, RESULT_AUTHORS_SHOWN),
           authorCount: authors.length,
           score: hit.score,
           sharedTopics: hit.sharedTopics.map((slug) => ({

@@ -4,6 +4,7 @@ export * from './search-build.ts';
 export * from './search-config.ts';
 export * from './search-dto.ts';
 export * from './search-run.ts';
+export * from './search-result.ts';
 export * from './related-papers.ts';
 export {
   AUTHOR_SEPARATOR,

@@ -5,12 +5,10 @@
  */
 import {
   AUTHOR_SEPARATOR,
-  highlight,
-  highlightSnippet,
   parseQuery,
   phraseTextOf,
   runSearch,
-  termsInField,
+  toSearchResult,
   type SearchHit,
   type SearchResponseDto,
   type SearchResultDto,
@@ -42,28 +40,14 @@ export interface OfflinePage {
   offset: number;
 }
 
-/** As the server's result lists: three authors, then "+N"; about 240 characters of abstract. */
-const AUTHORS_SHOWN = 3;
-const SNIPPET_WIDTH = 240;
 /** Papers read from IndexedDB per batch while catching up. */
 const CATCH_UP_BATCH = 500;
 
 function resultOf(hit: SearchHit, paper: PaperView | undefined): SearchResultDto {
-  const title = paper?.title ?? hit.stored.title;
-  const authors = paper?.authors.map((a) => a.name) ?? [];
-  return {
-    id: hit.id,
-    title,
-    listingDate: hit.stored.listingDate,
-    primaryCategory: hit.stored.primaryCategory,
-    authors: authors.slice(0, AUTHORS_SHOWN),
-    authorCount: authors.length,
-    score: hit.score,
-    highlights: {
-      title: highlight(title, termsInField(hit, 'title')),
-      abstract: highlightSnippet(paper?.abstract ?? '', termsInField(hit, 'abstract'), SNIPPET_WIDTH),
-    },
-  };
+  return toSearchResult(
+    hit,
+    paper && { title: paper.title, abstract: paper.abstract, authorNames: paper.authors.map((a) => a.name) },
+  );
 }
 
 export class OfflineSearch {
