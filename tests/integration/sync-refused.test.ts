@@ -2,8 +2,8 @@ import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { CLOSE_CODES, WS_MESSAGE_TOO_BIG } from '@quire/server/sync/close-codes';
-import type { CreatedInviteDto, RevokedInviteDto } from '@quire/server/sync/group-dto';
+import { CLOSE_CODES, WS_MESSAGE_TOO_BIG } from '@quire/core';
+import type { CreatedInviteDto, RevokedInviteDto } from '@quire/core';
 import { waitFor } from '../src/harness/wait-for.ts';
 import {
   createGroup,

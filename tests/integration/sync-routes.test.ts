@@ -7,7 +7,7 @@ import type {
   InviteDto,
   MyGroupsDto,
   RevokedInviteDto,
-} from '@quire/server/sync/group-dto';
+} from '@quire/core';
 import type { InviteEntity } from '@quire/server/sync/group-store';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';

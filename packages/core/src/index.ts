@@ -14,3 +14,5 @@ export * from './momentum/index.ts';
 export * from './search/index.ts';
 export * from './ask/answer-sentences.ts';
 export * from './topic-dto.ts';
+export * from './sync/group-api-dto.ts';
+export * from './sync/close-codes.ts';

@@ -8,7 +8,7 @@ import type {
   MyGroupsDto,
   RefusedTokenDto,
   RevokedInviteDto,
-} from '../sync/group-dto.ts';
+} from '@quire/core';
 import {
   INVITE_ROLES,
   type GroupEntity,

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
-import type { CloseCode } from './close-codes.ts';
+import type { CloseCode } from '@quire/core';
 import { GroupDoc, type DocPeer } from './group-doc.ts';
 
 let store: Store;

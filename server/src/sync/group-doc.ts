@@ -1,7 +1,7 @@
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { errorMessage } from '../errors.ts';
-import type { CloseCode } from './close-codes.ts';
+import type { CloseCode } from '@quire/core';
 import { awarenessMessage, syncStep1Message, syncStep2Message, updateMessage } from './sync-messages.ts';
 import type { StoredUpdate, UpdateLog } from './update-log.ts';
 

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { InviteRole } from '@quire/core';
 import { hashInviteToken, isWellFormedToken, newId, newInviteToken } from './invite-token.ts';
 
-export type InviteRole = 'read-write' | 'read-only';
+export type { InviteRole };
 export const INVITE_ROLES: readonly InviteRole[] = ['read-write', 'read-only'];
 
 export interface GroupEntity {

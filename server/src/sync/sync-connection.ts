@@ -1,6 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
 import { errorMessage } from '../errors.ts';
-import { CLOSE_CODES, type CloseCode } from './close-codes.ts';
+import { CLOSE_CODES, type CloseCode } from '@quire/core';
 import type { DocPeer, GroupDoc } from './group-doc.ts';
 import type { InviteEntity } from './group-store.ts';
 import {

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { QuireError } from '../errors.ts';
-import { CLOSE_CODES, type CloseCode } from './close-codes.ts';
+import { CLOSE_CODES, type CloseCode } from '@quire/core';
 import { GroupDoc } from './group-doc.ts';
 import type { AccessRefusal, GroupStore } from './group-store.ts';
 import { SyncConnection } from './sync-connection.ts';

@@ -11,6 +11,8 @@ export interface ServerProcess {
   pid: number;
   /** Resident memory now, in MiB (from /proc). */
   rssMiB(): number;
+  /** CPU time used so far (user + system), in seconds (from /proc). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,11 @@ function processHandle(child: ChildProcess, port: number): ServerProcess {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return kb / 1024;
+    },
+    cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
     },
     stop() {
       return new Promise((resolve) => {

@@ -76,34 +76,33 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   options.onProgress?.(`${clients.length} clients connected and synced`);
 
   const periodMs = 1000 / options.editsPerSecond;
+  const durationMs = options.seconds * 1000;
   let editsSent = 0;
   measuring = true;
   const started = performance.now();
-  const timers: NodeJS.Timeout[] = [];
-  const seqs = new Array<number>(clients.length).fill(0);
-  for (const client of clients) {
-    // Spread first edits over one period so 1,000 edits a second do not leave in 5 bursts.
-    const phase = (client.index * periodMs) / clients.length;
-    timers.push(
-      setTimeout(() => {
-        const edit = () => {
-          seqs[client.index] = (seqs[client.index] ?? 0) + 1;
-          client.doc
-            .getArray<[number, number, number]>('edits')
-            .push([[client.index, seqs[client.index] ?? 0, performance.now()]]);
-          editsSent += 1;
-        };
-        edit();
-        timers.push(setInterval(edit, periodMs));
-      }, phase),
-    );
-  }
+  const sent = new Array<number>(clients.length).fill(0);
+  // One ticker sends every edit that is due, catching up after a late tick: the offered load stays what
+  // was asked even when this process is busy, so both servers are given the same work.
+  const ticker = setInterval(() => {
+    const elapsed = Math.min(performance.now() - started, durationMs);
+    for (const client of clients) {
+      // Phases spread over one period, so 1,000 edits a second do not leave in bursts.
+      const phase = (client.index * periodMs) / clients.length;
+      const due = elapsed < phase ? 0 : Math.floor((elapsed - phase) / periodMs) + 1;
+      const array = client.doc.getArray<[number, number, number]>('edits');
+      while ((sent[client.index] ?? 0) < due) {
+        sent[client.index] = (sent[client.index] ?? 0) + 1;
+        array.push([[client.index, sent[client.index] ?? 0, performance.now()]]);
+        editsSent += 1;
+      }
+    }
+  }, 2);
   for (let s = 1; s <= options.seconds; s += 1) {
     await sleep(1000);
     options.onProgress?.(`  ${s}/${options.seconds} s: ${editsSent} edits sent, ${deliveries} delivered`);
   }
-  for (const t of timers) clearTimeout(t);
-  const stopSending = performance.now();
+  clearInterval(ticker);
+  const stopSending = Math.min(performance.now(), started + durationMs);
   const expected = () => editsSent * (options.clientsPerRoom - 1);
   // Let what is in flight land (bounded): the figures are about delivery, not about cutting it short.
   await waitUntil(() => deliveries >= expected(), 10_000, 'in-flight edits').catch(() => undefined);

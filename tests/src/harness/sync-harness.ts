@@ -8,7 +8,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { DEFAULT_CONFIG, type QuireConfig } from '@quire/server/config';
 import { startServer, type RunningServer } from '@quire/server/server';
-import type { CreatedGroupDto } from '@quire/server/sync/group-dto';
+import type { CreatedGroupDto } from '@quire/core';
 
 export interface SyncTestServer {
   dbPath: string;

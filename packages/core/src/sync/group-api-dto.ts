@@ -1,9 +1,7 @@
-import type { InviteRole } from './group-store.ts';
+/** What an invite lets its holder do; the server decides by the stored invite, never by the client. */
+export type InviteRole = 'read-write' | 'read-only';
 
-/*
- * Response shapes of /api/groups. The web app cannot import the server; it mirrors these (or they move
- * to @quire/core) — keep the two in step.
- */
+/* Request and response shapes of /api/groups, shared by the server and the web app. */
 
 /** An invite as created: `token` and `link` are returned this once and never again. */
 export interface CreatedInviteDto {
