@@ -3,5 +3,8 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [sveltekit()],
-  server: { proxy: { '/api': 'http://127.0.0.1:8787' } },
+  server: {
+    // The group sync socket lives on the server's port too.
+    proxy: { '/api': 'http://127.0.0.1:8787', '/yjs': { target: 'ws://127.0.0.1:8787', ws: true } },
+  },
 });

@@ -13,6 +13,8 @@ import {
 
 /** The page's search or filter box, which `/` focuses: mark it `data-shortcut-search`. */
 export const SEARCH_BOX = '[data-shortcut-search]';
+/** An entry's dismiss button, pressed by X (a group's inbox). */
+export const DISMISS = '[data-nav-dismiss]';
 
 export interface Shortcut {
   keys: readonly string[];
@@ -25,10 +27,16 @@ export interface Shortcut {
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['J', 'K'], verb: 'move', description: 'Next or previous paper (or topic) in the list' },
   { keys: ['Enter'], verb: 'open', description: 'Open the focused paper or topic' },
-  { keys: ['S'], verb: 'save', description: 'Save the focused paper to your reading list, or remove it' },
+  {
+    keys: ['S'],
+    verb: 'save',
+    description:
+      'Save the focused paper to the active group’s queue, or to your reading list (again: remove it)',
+  },
   { keys: ['/'], verb: 'search', description: 'Go to the search or filter box' },
   { keys: ['?'], verb: 'shortcuts', description: 'Show these shortcuts' },
   { keys: ['Esc'], verb: 'close', description: 'Close this dialog, or leave the search box' },
+  { keys: ['X'], verb: 'dismiss', description: 'Dismiss the focused paper from a group’s inbox' },
 ];
 
 /** "J/K move · Enter open · S save · …" */
@@ -108,6 +116,11 @@ export class Shortcuts {
         if (event.repeat) return;
         if (this.#pressSave()) event.preventDefault();
         return;
+      case 'x':
+      case 'X':
+        if (event.repeat) return;
+        if (this.#pressDismiss()) event.preventDefault();
+        return;
       case '/':
         if (this.#focusSearch()) event.preventDefault();
         return;
@@ -140,9 +153,32 @@ export class Shortcuts {
     index: number,
   ): Promise<void> {
     await tick();
+    // A group's queue (`data-save-target`) only ever adds; the reading list toggles.
+    const target = button.dataset.saveTarget;
     const saved = button.isConnected && button.getAttribute('aria-pressed') === 'true';
-    this.announce(`${saved ? 'Saved to' : 'Removed from'} your reading list: ${title}`);
-    // A list of saved papers drops the entry just removed: keep the focus there, on the entry in its place.
+    if (target) this.announce(`Saved to ${target}: ${title}`);
+    else this.announce(`${saved ? 'Saved to' : 'Removed from'} your reading list: ${title}`);
+    this.#keepFocus(item, list, index);
+  }
+
+  /** Presses the focused entry's dismiss button; false when it has none. */
+  #pressDismiss(): boolean {
+    const item = currentItem();
+    const button = item?.querySelector<HTMLElement>(DISMISS);
+    const list = item?.closest(LIST);
+    if (!item || !button || !list) return false;
+    const index = itemsOf(list).indexOf(item);
+    const title = itemTitle(item);
+    button.click();
+    void tick().then(() => {
+      this.announce(`Dismissed: ${title}`);
+      this.#keepFocus(item, list, index);
+    });
+    return true;
+  }
+
+  #keepFocus(item: HTMLElement | null, list: Element | null, index: number): void {
+    // A list that drops the entry just handled: keep the focus there, on the entry in its place.
     if (item && list && !item.isConnected) {
       const rest = itemsOf(list);
       const next = rest[Math.min(index, rest.length - 1)];
