@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertBySavedAt, parseSavedPapers, snapshotOf, type SavedPaper } from './saved-paper.ts';
+import { insertBySavedAt, parseSavedPapers, savableOf, snapshotOf, type SavedPaper } from './saved-paper.ts';
 
 const paper = {
   id: '2603.01234',
@@ -26,6 +26,24 @@ describe('snapshotOf', () => {
       primaryCategory: 'cs.LG',
       savedAt: '2026-03-10T08:00:00.000Z',
     });
+  });
+});
+
+describe('savableOf', () => {
+  it('takes a list entry of author names, and saves what it shows', () => {
+    const entry = { ...paper, authors: ['Ada Lovelace', 'Alan Turing'], authorCount: 5, score: 0.4 };
+    const savable = savableOf(entry);
+    expect(savable).toEqual({
+      id: '2603.01234',
+      title: 'Sparse attention',
+      authors: [
+        { name: 'Ada Lovelace', affiliations: [] },
+        { name: 'Alan Turing', affiliations: [] },
+      ],
+      listingDate: '2026-03-09',
+      primaryCategory: 'cs.LG',
+    });
+    expect(snapshotOf(savable, new Date('2026-03-10T08:00:00Z')).authors).toEqual(entry.authors);
   });
 });
 

@@ -18,6 +18,21 @@ export interface SavedPaper {
 /** What saving needs from a paper: a card's or the paper view's paper will do. */
 export type SavablePaper = Pick<PaperEntity, 'id' | 'title' | 'authors' | 'listingDate' | 'primaryCategory'>;
 
+/** A list entry that carries author names only (a search result, a related paper), as saving takes it. */
+export function savableOf(
+  entry: Pick<SavedPaper, 'id' | 'title' | 'listingDate' | 'primaryCategory'> & {
+    authors: readonly string[];
+  },
+): SavablePaper {
+  return {
+    id: entry.id,
+    title: entry.title,
+    listingDate: entry.listingDate,
+    primaryCategory: entry.primaryCategory,
+    authors: entry.authors.map((name) => ({ name, affiliations: [] })),
+  };
+}
+
 export function snapshotOf(paper: SavablePaper, savedAt: Date = new Date()): SavedPaper {
   return {
     id: paper.id,
