@@ -3,7 +3,8 @@
  * process — Quire's (durable: every update appended to SQLite before it is applied) and then the stock
  * @y/websocket-server 0.1.1 (in memory only) under the same load — and the ratios of the two.
  */
-import { percentile, runLoad, type LoadResult, type LoadRoom } from './sync/sync-load.ts';
+import { percentile, type LoadResult, type LoadRoom } from './sync/sync-load.ts';
+import { runLoadOnThreads } from './sync/sync-load-threads.ts';
 import { startQuireProcess, startStockProcess, type ServerProcess } from './sync/bench-servers.ts';
 
 const GROUPS = Number(process.env.SYNC_BENCH_GROUPS ?? 20);
@@ -13,6 +14,8 @@ const SECONDS = Number(process.env.SYNC_BENCH_SECONDS ?? 30);
 /** A second, shorter run at a higher rate, to see which server gives way first. */
 const STRESS_RATE = Number(process.env.SYNC_BENCH_STRESS_RATE ?? 20);
 const STRESS_SECONDS = Number(process.env.SYNC_BENCH_STRESS_SECONDS ?? 10);
+/** Client threads (the groups are dealt out between them). */
+const THREADS = Number(process.env.SYNC_BENCH_THREADS ?? 2);
 
 interface Figures {
   p50Ms: number;
@@ -63,19 +66,23 @@ async function measure(
   }, 250);
   let result: LoadResult;
   try {
-    result = await runLoad({
-      serverUrl: `ws://127.0.0.1:${server.port}/yjs`,
-      rooms,
-      clientsPerRoom: CLIENTS_PER_GROUP,
-      editsPerSecond,
-      seconds,
-      onProgress: (line) => console.log(`  [${label}] ${line}`),
-    });
+    result = await runLoadOnThreads(
+      {
+        serverUrl: `ws://127.0.0.1:${server.port}/yjs`,
+        rooms,
+        clientsPerRoom: CLIENTS_PER_GROUP,
+        editsPerSecond,
+        seconds,
+        onProgress: (line) => console.log(`  [${label}] ${line}`),
+      },
+      THREADS,
+    );
   } finally {
     clearInterval(sampler);
   }
   const wall = (performance.now() - t0) / 1000;
   const serverCpu = (server.cpuSeconds() - cpu0) / wall;
+  // process.cpuUsage covers every thread of this process, so the worker threads' clients are counted.
   const clientUsage = process.cpuUsage(client0);
   const clientCpu = (clientUsage.user + clientUsage.system) / 1e6 / wall;
   const end = server.rssMiB();
@@ -132,7 +139,7 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
   console.log(
     `Sync load: ${GROUPS} groups × ${CLIENTS_PER_GROUP} clients, ${EDITS_PER_SECOND} edits/s each for ${SECONDS} s ` +
       `(${GROUPS * CLIENTS_PER_GROUP * EDITS_PER_SECOND} edits/s offered), then ${STRESS_RATE} edits/s each for ` +
-      `${STRESS_SECONDS} s; clients in this Node process, the server in its own.`,
+      `${STRESS_SECONDS} s; clients on ${THREADS} threads of this Node process, the server in its own process.`,
   );
   const ours = await runAgainst('quire (durable, SQLite WAL)', startQuireProcess, (server) =>
     createQuireRooms(`http://127.0.0.1:${server.port}`),
