@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { buildPaperIndex } from './search-build.ts';
 import { toSearchDoc } from './search-config.ts';
-import { findRelated, rankRelated, relatedQueryTerms, topicSpecificity } from './related-papers.ts';
+import {
+  distinctiveTerms,
+  findRelated,
+  rankRelated,
+  relatedQueryTerms,
+  topicSpecificity,
+} from './related-papers.ts';
+import { papersWithTerm } from './search-build.ts';
 import { paper } from './test-papers.ts';
 
 const docs = [
@@ -79,5 +86,30 @@ describe('related papers', () => {
     expect(topicSpecificity(1, 27_000)).toBe(1);
     expect(topicSpecificity(100, 27_000)).toBeGreaterThan(topicSpecificity(10_000, 27_000));
     expect(topicSpecificity(0, 27_000)).toBe(0);
+  });
+
+  it('leaves out words most papers hold, which cost much and say little', () => {
+    // 200 papers say "model"; only three say "quokka", "wombat", "numbat" or "bilby".
+    const many = Array.from({ length: 200 }, (_, i) =>
+      toSearchDoc(
+        paper(`2605.${String(10000 + i)}`, {
+          title: i < 3 ? 'A quokka and numbat model' : `A model number ${i}`,
+          abstract: i < 3 ? 'The wombat and bilby model.' : 'Some model.',
+        }),
+        [],
+      ),
+    );
+    const index = buildPaperIndex(many);
+    expect(papersWithTerm(index, 'model')).toBe(200);
+    expect(papersWithTerm(index, 'quokka')).toBe(3);
+    expect(papersWithTerm(index, 'absent')).toBe(0);
+    expect(distinctiveTerms(index, ['model', 'quokka', 'wombat', 'numbat', 'bilby'])).toEqual([
+      'quokka',
+      'wombat',
+      'numbat',
+      'bilby',
+    ]);
+    // Too few rare words: the rarest are kept, common ones with them, so the query is never empty.
+    expect(distinctiveTerms(index, ['model', 'quokka'])).toEqual(['model', 'quokka']);
   });
 });

@@ -1,5 +1,6 @@
 import type MiniSearch from 'minisearch';
 import type { SearchOptions } from 'minisearch';
+import { papersWithTerm } from './search-build.ts';
 import type { SearchDoc } from './search-config.ts';
 import { queryTerm, tokenizeSearchText } from './search-text.ts';
 
@@ -20,6 +21,15 @@ export const RELATED_ABSTRACT_TERMS = 8;
 export const RELATED_TITLE_TERMS = 12;
 /** How much one fully specific shared topic is worth next to the best text match (1.0). */
 export const SHARED_TOPIC_WEIGHT = 0.25;
+/**
+ * Words in more than this share of papers are left out of the query: BM25 gives them almost no weight,
+ * yet their long postings are most of a query's cost ("model" is in a third of the corpus).
+ */
+export const MAX_TERM_SHARE = 0.15;
+/** A word in fewer papers than this is never too common to search. */
+const COMMON_FLOOR = 50;
+/** At least this many words are searched, the rarest ones, even when all are common. */
+export const MIN_RELATED_TERMS = 4;
 
 export const RELATED_SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'OR',
@@ -110,7 +120,7 @@ export function findRelated(
   specificity: (slug: string) => number,
   limit: number,
 ): RelatedHit[] {
-  const terms = relatedQueryTerms(paper);
+  const terms = distinctiveTerms(index, relatedQueryTerms(paper));
   if (terms.length === 0) return [];
   const stored = index.getStoredFields(paper.id);
   const selfTags = Array.isArray(stored?.tags) ? (stored.tags as string[]) : [];
@@ -121,6 +131,21 @@ export function findRelated(
     tags: Array.isArray(r.tags) ? (r.tags as string[]) : [],
   }));
   return rankRelated({ selfId: paper.id, selfTags, candidates, specificity, limit });
+}
+
+/** The query's words without the very common ones (see MAX_TERM_SHARE), in their order. */
+export function distinctiveTerms(index: MiniSearch<SearchDoc>, terms: readonly string[]): string[] {
+  // In a small collection every word is "common"; the rule is for the long postings of a large one.
+  const limit = Math.max(COMMON_FLOOR, index.documentCount * MAX_TERM_SHARE);
+  const counted = terms.map((term) => ({ term, n: papersWithTerm(index, term) }));
+  const kept = counted.filter((c) => c.n > 0 && c.n <= limit);
+  if (kept.length >= MIN_RELATED_TERMS) return kept.map((c) => c.term);
+  const rarest = counted
+    .filter((c) => c.n > 0)
+    .sort((a, b) => a.n - b.n)
+    .slice(0, MIN_RELATED_TERMS);
+  const chosen = new Set(rarest.map((c) => c.term));
+  return terms.filter((t) => chosen.has(t));
 }
 
 function termsOf(text: string): string[] {

@@ -22,6 +22,18 @@ interface BuiltParts {
  * internals fails there first.
  */
 class BuiltPaperIndex extends MiniSearch<SearchDoc> {
+  /**
+   * Papers holding `term` in a field (the largest per-field count: a cheap bound). minisearch keeps the
+   * postings but exposes no count; every MiniSearch instance has `_index`, whichever way it was made.
+   */
+  static papersWithTerm(index: MiniSearch<SearchDoc>, term: string, fieldIds: readonly number[]): number {
+    const byField = (index as BuiltPaperIndex)._index.get(term);
+    if (!byField) return 0;
+    let most = 0;
+    for (const fieldId of fieldIds) most = Math.max(most, byField.get(fieldId)?.size ?? 0);
+    return most;
+  }
+
   constructor(parts: BuiltParts) {
     super(paperIndexOptions());
     this._documentCount = parts.documentIds.size;
@@ -120,6 +132,13 @@ export class PaperIndexBuilder {
     });
   }
 }
+
+/** How many papers hold `term` (an index term) in the title or the abstract, at most. */
+export function papersWithTerm(index: MiniSearch<SearchDoc>, term: string): number {
+  return BuiltPaperIndex.papersWithTerm(index, term, TEXT_FIELD_IDS);
+}
+
+const TEXT_FIELD_IDS = [SEARCH_FIELDS.indexOf('title'), SEARCH_FIELDS.indexOf('abstract')];
 
 export function buildPaperIndex(docs: Iterable<SearchDoc>): MiniSearch<SearchDoc> {
   const builder = new PaperIndexBuilder();
