@@ -25,6 +25,8 @@ export interface QuireConfig {
   webDir: string;
   /** Largest websocket frame a sync client may send (an offline client's first sync holds its whole state). */
   syncMaxFrameBytes: number;
+  /** Bytes queued for one sync client above which it is dropped to resync (a reader that stopped). */
+  syncMaxBufferedBytes: number;
   /** Sustained sync messages per second per connection, and the burst allowed on top (token bucket). */
   syncMessagesPerSecond: number;
   syncMessageBurst: number;
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: QuireConfig = {
   harvestRetrySeconds: 300,
   webDir: 'web/build',
   syncMaxFrameBytes: 8 * 1024 * 1024,
+  syncMaxBufferedBytes: 32 * 1024 * 1024,
   syncMessagesPerSecond: 100,
   syncMessageBurst: 500,
   syncIdleUnloadSeconds: 30,
@@ -71,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_HARVEST) out.harvest = !['0', 'false', 'off', 'no'].includes(env.QUIRE_HARVEST.toLowerCase());
   if (env.QUIRE_WEB_DIR) out.webDir = env.QUIRE_WEB_DIR;
   if (env.QUIRE_SYNC_MAX_FRAME_BYTES) out.syncMaxFrameBytes = Number(env.QUIRE_SYNC_MAX_FRAME_BYTES);
+  if (env.QUIRE_SYNC_MAX_BUFFERED_BYTES) out.syncMaxBufferedBytes = Number(env.QUIRE_SYNC_MAX_BUFFERED_BYTES);
   if (env.QUIRE_SYNC_RATE) out.syncMessagesPerSecond = Number(env.QUIRE_SYNC_RATE);
   if (env.QUIRE_SYNC_BURST) out.syncMessageBurst = Number(env.QUIRE_SYNC_BURST);
   if (env.QUIRE_SYNC_IDLE_SECONDS) out.syncIdleUnloadSeconds = Number(env.QUIRE_SYNC_IDLE_SECONDS);

@@ -68,6 +68,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     : null;
   const sync = new SyncServer(store.groups, store.groupUpdates, {
     maxFrameBytes: config.syncMaxFrameBytes,
+    maxBufferedBytes: config.syncMaxBufferedBytes,
     messagesPerSecond: config.syncMessagesPerSecond,
     messageBurst: config.syncMessageBurst,
     idleUnloadSeconds: config.syncIdleUnloadSeconds,

@@ -240,4 +240,37 @@ describe('the sync endpoint with its default limits', () => {
     await waitFor('bob to get the whole state', () => (edits(bob.doc).length === 3000 ? true : undefined));
     expect(ann.closes).toEqual([]);
   });
+
+  it('a reader that stops reading, once its backlog passes the limit; it resyncs on reconnect', async () => {
+    const t = await startSyncTestServer({
+      syncMaxBufferedBytes: 256 * 1024,
+      syncMessagesPerSecond: 100_000,
+      syncMessageBurst: 100_000,
+    });
+    const stillServing = await bystanders(t.url);
+    const group = await createGroup(t.url, 'Slow reader');
+    const token = tokenOf(group, 'read-write');
+    const writer = syncPeer(t.url, group.id, token);
+    const reader = rawSocket(t.url, group.id, token);
+    await Promise.all([synced(writer), reader.opened]);
+    // Stop reading at the TCP level: what the server sends piles up in its buffer for this socket.
+    const tcp = (reader.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    tcp.pause();
+    const chunk = 'x'.repeat(100 * 1024);
+    for (let i = 0; i < 300; i++) {
+      writer.doc.getArray<string>('edits').push([`${i} ${chunk}`]);
+      if (i % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await waitFor('every edit stored', () =>
+      edits(storedDoc(t.dbPath, group.id)).length === 300 ? true : undefined,
+    );
+    tcp.resume();
+    const closed = await reader.closed;
+    expect(closed.code).toBe(CLOSE_CODES.tooSlow.code);
+    expect(writer.closes).toEqual([]);
+    // A fresh connection gets the whole group in one exchange.
+    const again = syncPeer(t.url, group.id, token);
+    await waitFor('the reader to resync', () => (edits(again.doc).length === 300 ? true : undefined));
+    await stillServing();
+  });
 });

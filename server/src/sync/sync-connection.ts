@@ -13,6 +13,7 @@ import { TokenBucket } from './token-bucket.ts';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
+  maxBufferedBytes: number;
   messagesPerSecond: number;
   messageBurst: number;
 }
@@ -50,6 +51,9 @@ export class SyncConnection implements DocPeer {
 
   send(message: Uint8Array): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    // A client that stopped reading would make the server hold every later update for it; past the
+    // limit it is dropped instead, and its reconnect resyncs it with one state exchange.
+    if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) return this.close(CLOSE_CODES.tooSlow);
     // A failed send means the socket is going away; its error and close events clean up.
     this.ws.send(message);
   }

@@ -11,6 +11,8 @@ import type { UpdateLog } from './update-log.ts';
 export interface SyncOptions {
   /** Largest frame a client may send; an offline client's first sync carries its whole state. */
   maxFrameBytes: number;
+  /** Bytes waiting to be sent to one client above which it is dropped (it resyncs when it reconnects). */
+  maxBufferedBytes: number;
   /** Sustained messages per second per connection (token bucket refill). */
   messagesPerSecond: number;
   /** Messages a connection may send at once (token bucket size). */
@@ -26,6 +28,7 @@ export interface SyncOptions {
 
 export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   maxFrameBytes: 8 * 1024 * 1024,
+  maxBufferedBytes: 32 * 1024 * 1024,
   messagesPerSecond: 100,
   messageBurst: 500,
   idleUnloadSeconds: 30,
@@ -65,6 +68,7 @@ export class SyncServer {
     this.options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     for (const key of [
       'maxFrameBytes',
+      'maxBufferedBytes',
       'messagesPerSecond',
       'messageBurst',
       'compactAfterUpdates',
@@ -203,6 +207,7 @@ function closedPromise(ws: WebSocket): Promise<void> {
 /** Where each option comes from when the server is started by `quire serve`. */
 const SETTINGS: Partial<Record<keyof SyncOptions, string>> = {
   maxFrameBytes: 'QUIRE_SYNC_MAX_FRAME_BYTES',
+  maxBufferedBytes: 'QUIRE_SYNC_MAX_BUFFERED_BYTES',
   messagesPerSecond: 'QUIRE_SYNC_RATE',
   messageBurst: 'QUIRE_SYNC_BURST',
   idleUnloadSeconds: 'QUIRE_SYNC_IDLE_SECONDS',

@@ -27,6 +27,12 @@ export const CLOSE_CODES = {
   frameTooLarge: { code: 4413, reason: 'frame too large for this server (see QUIRE_SYNC_MAX_FRAME_BYTES)' },
   /** The server could not store or load the group; the client keeps its changes and retries. */
   serverError: { code: 4500, reason: 'server error while storing the group; retrying later' },
+  /**
+   * The server had more than the configured amount waiting to be sent to this client (a reader that stopped
+   * reading, or a very slow link). Retried: the client resyncs from a fresh start instead of being fed
+   * an ever-growing backlog.
+   */
+  tooSlow: { code: 4509, reason: 'too far behind: this connection could not keep up; reconnect to resync' },
   /** The server is stopping; the client reconnects to the next instance. */
   shuttingDown: { code: 4503, reason: 'server shutting down; reconnect shortly' },
   /**
