@@ -128,6 +128,25 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       `GET /api/search, ${times.length} sampled queries: p50 ${searchP50Ms} ms, p95 ${searchP95Ms} ms (target p95 ≤ 50 ms) — ${searchP95Ms <= 50 ? 'meets' : 'MISSES'}`,
     );
 
+    // 3b. Related papers (the paper view's last section), over every 200th stored paper.
+    const relatedIds = (
+      server.store.db.prepare('SELECT id FROM papers ORDER BY id').all() as { id: string }[]
+    )
+      .filter((_, i) => i % 200 === 0)
+      .map((r) => r.id);
+    const relatedTimes: number[] = [];
+    for (const id of relatedIds) {
+      const t = performance.now();
+      await (await fetch(`${server.url}/api/related/${id}`)).json();
+      relatedTimes.push(performance.now() - t);
+    }
+    relatedTimes.sort((a, b) => a - b);
+    const relatedP50Ms = Number(percentile(relatedTimes, 50).toFixed(1));
+    const relatedP95Ms = Number(percentile(relatedTimes, 95).toFixed(1));
+    console.log(
+      `GET /api/related, ${relatedTimes.length} papers: p50 ${relatedP50Ms} ms, p95 ${relatedP95Ms} ms (loaded after the paper view renders; no target)`,
+    );
+
     // 4. Offline search in the browser, over papers kept in IndexedDB.
     const offline = await benchOfflineSearch(browser, server);
 
@@ -140,6 +159,8 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       searchQueries: times.length,
       searchP50Ms,
       searchP95Ms,
+      relatedP50Ms,
+      relatedP95Ms,
       ...offline,
     };
   } finally {

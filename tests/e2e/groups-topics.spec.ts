@@ -1,15 +1,6 @@
-import { resolve } from 'node:path';
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
-import { repoRoot } from '../src/paths.ts';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
+import { createGroup, GROUP, member, openTab, shot } from './support/group-ui.ts';
 
-const GROUP = 'Journal Club';
 const TOPIC = 'Our phrase topic';
 /** Topics of the directory whose newest titles the phrase is picked from. */
 const SOURCE_TOPICS = 4;
@@ -30,8 +21,6 @@ interface Paper {
 interface SearchResponse {
   total: number;
 }
-
-const shot = (name: string): string => resolve(repoRoot, 'test-results', name);
 
 async function getJson<T>(request: APIRequestContext, path: string): Promise<T> {
   const res = await request.get(path, { timeout: 120_000 });
@@ -87,29 +76,6 @@ async function pickPhrase(request: APIRequestContext): Promise<{ phrase: string;
   throw new Error('No title of the first topics has three plain words that a few papers share.');
 }
 
-async function member(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  return context.newPage();
-}
-
-async function createGroup(page: Page): Promise<{ readOnly: string; groupId: string }> {
-  await page.goto('/groups');
-  await page.getByLabel('Group name').fill(GROUP);
-  await page.getByLabel('Your name in the group').fill('Ada');
-  await page.getByRole('button', { name: 'Create group' }).click();
-  const created = page.getByTestId('created-group');
-  await expect(created.getByTestId('invite-read-only')).toHaveValue(/\/join#[\w-]+\.[\w-]+$/);
-  const readOnly = await created.getByTestId('invite-read-only').inputValue();
-  const groupId = /\/join#([\w-]+)\./.exec(readOnly)?.[1] ?? '';
-  expect(groupId).not.toBe('');
-  return { readOnly, groupId };
-}
-
-async function openTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-
 test('a group defines its own topic, sees the papers it matches and saves one', async ({
   browser,
   request,
@@ -119,8 +85,8 @@ test('a group defines its own topic, sees the papers it matches and saves one', 
   const r = await member(browser);
 
   // A creates the group; Rita joins from the read-only invite and watches the Topics tab.
-  const { readOnly, groupId } = await createGroup(a);
-  await r.goto(readOnly);
+  const { readOnlyLink, groupId } = await createGroup(a);
+  await r.goto(readOnlyLink);
   await r.getByLabel('Your name in the group').fill('Rita');
   await r.getByRole('button', { name: 'Join group' }).click();
   await expect(r.getByRole('main').getByTestId('sync-state')).toHaveAttribute('data-state', 'synced');

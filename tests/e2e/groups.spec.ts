@@ -1,56 +1,23 @@
-import { resolve } from 'node:path';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { repoRoot } from '../src/paths.ts';
+import { expect, test } from '@playwright/test';
+import {
+  candidate,
+  createGroup,
+  GROUP,
+  joinGroup,
+  member,
+  openTab,
+  shot,
+  syncState,
+} from './support/group-ui.ts';
 
 const SLUG = 'rl-for-llm-agents';
-const GROUP = 'Journal Club';
-
-const shot = (name: string): string => resolve(repoRoot, 'test-results', name);
-
-/** A member: a browser context of their own, so IndexedDB, localStorage and the socket are theirs. */
-async function member(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  return context.newPage();
-}
-
-/** The group's own sync badge (the header's switcher shows one too). */
-function syncState(page: Page): Locator {
-  return page.getByRole('main').getByTestId('sync-state');
-}
-
-async function createGroup(page: Page): Promise<{ link: string; groupId: string }> {
-  await page.goto('/groups');
-  await page.getByLabel('Group name').fill(GROUP);
-  await page.getByLabel('Your name in the group').fill('Ada');
-  await page.getByRole('button', { name: 'Create group' }).click();
-  const created = page.getByTestId('created-group');
-  await expect(created.getByTestId('invite-read-only')).toHaveValue(/\/join#[\w-]+\.[\w-]+$/);
-  const link = await created.getByTestId('invite-read-write').inputValue();
-  const groupId = /\/join#([\w-]+)\./.exec(link)?.[1] ?? '';
-  expect(groupId).not.toBe('');
-  return { link, groupId };
-}
-
-async function joinGroup(page: Page, link: string): Promise<void> {
-  await page.goto(link);
-  await page.getByLabel('Your name in the group').fill('Ben');
-  await page.getByRole('button', { name: 'Join group' }).click();
-  await expect(page.getByRole('heading', { name: GROUP, level: 1 })).toBeVisible();
-  await expect(syncState(page)).toHaveAttribute('data-state', 'synced');
-}
-
-async function openTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-
 test('two members share the queue, the weekly pick and a note, live', async ({ browser }) => {
   const a = await member(browser);
   const b = await member(browser);
 
   // A creates the group and B joins it from the read-write invite link.
   const { link, groupId } = await createGroup(a);
-  await joinGroup(b, link);
+  await joinGroup(b, link, 'Ben');
   await expect(b.getByTestId('queue-item')).toHaveCount(0);
 
   // With the group active, a topic's cards save to its queue: A saves two papers with S.
@@ -99,8 +66,6 @@ test('two members share the queue, the weekly pick and a note, live', async ({ b
 
   await openTab(a, 'Weekly pick');
   await openTab(b, 'Weekly pick');
-  const candidate = (page: Page, id: string): Locator =>
-    page.locator(`[data-testid="candidate"][data-paper-id="${id}"]`);
   await candidate(a, second).getByTestId('vote-button').click();
   await candidate(b, first).getByTestId('vote-button').click();
   await candidate(b, second).getByTestId('vote-button').click();

@@ -4,9 +4,11 @@
  * SQLite file through a connection of the test's own.
  */
 import type { Page } from '@playwright/test';
-import BetterSqlite3 from 'better-sqlite3';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
+import { storedDoc } from '../../src/harness/stored-group.ts';
+
+export { storedDoc };
 
 /** y-websocket framing, written from the protocol description: message type, sync step, payload. */
 const SYNC = 0;
@@ -60,22 +62,6 @@ export function sendRaw(
 /** The token of an invite link (`…/join#<groupId>.<token>`). */
 export function tokenOf(link: string): string {
   return link.slice(link.indexOf('.', link.indexOf('#')) + 1);
-}
-
-/** The group's document as the server stored it, rebuilt from its update rows alone. */
-export function storedDoc(dbPath: string, groupId: string): Y.Doc {
-  const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db
-      .prepare<[string], Buffer>('SELECT data FROM group_updates WHERE group_id = ? ORDER BY id')
-      .pluck()
-      .all(groupId);
-    const doc = new Y.Doc();
-    for (const row of rows) Y.applyUpdate(doc, row);
-    return doc;
-  } finally {
-    db.close();
-  }
 }
 
 /** Which clients' edits the stored group holds, and how many of each: equal means nothing was added. */

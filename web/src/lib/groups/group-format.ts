@@ -31,3 +31,8 @@ export function download(fileName: string, text: string, type: string): void {
   // The click has started the download by now; the URL is only needed until then.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** The first three authors, then "+N" for the rest: "A, B, C +4". */
+export function authorsLine(names: readonly string[]): string {
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} +${names.length - 3}` : names.join(', ');
+}
