@@ -29,15 +29,8 @@ export interface SearchResponseDto {
   results: SearchResultDto[];
 }
 
-/** One of a paper's related papers (GET /api/related/:id). */
-export interface RelatedPaperDto {
-  id: string;
-  title: string;
-  listingDate: string | null;
-  primaryCategory: string;
-  authors: string[];
-  authorCount: number;
-  score: number;
+/** One of a paper's related papers (GET /api/related/:id): listed like a search result, without highlights. */
+export interface RelatedPaperDto extends Omit<SearchResultDto, 'highlights'> {
   /** Topics both papers carry, most specific first. */
   sharedTopics: { slug: string; name: string }[];
 }

@@ -3,6 +3,7 @@
  * to a group, so losing it means asking for a new invite. Pure parsing, so it is tested without a browser.
  */
 import type { InviteRole, MyGroupsDto } from './group-api-types.ts';
+import { parseStoredList } from '../managers/local-store.ts';
 
 export interface Membership {
   /** The group id (the server's). */
@@ -36,20 +37,7 @@ function isMembership(value: unknown): value is Membership {
 
 /** The stored list, once per group, dropping anything malformed rather than failing every page. */
 export function parseMemberships(raw: string | null): Membership[] {
-  if (!raw) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(value)) return [];
-  const seen = new Set<string>();
-  return value.filter((entry): entry is Membership => {
-    if (!isMembership(entry) || seen.has(entry.id)) return false;
-    seen.add(entry.id);
-    return true;
-  });
+  return parseStoredList(raw, isMembership);
 }
 
 /** A random id for a member or a comment: UUIDs need a secure context, which a LAN server over http is not. */

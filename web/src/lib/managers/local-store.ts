@@ -19,3 +19,27 @@ export function writeStored(key: string, value: string | null): void {
     // Not kept; the page goes on with the value in memory.
   }
 }
+
+/**
+ * A stored JSON list of records with ids, once per id, in stored order. Anything malformed (not JSON, not a
+ * list, an entry the guard refuses) is dropped rather than failing the page: storage outlives app versions.
+ */
+export function parseStoredList<T extends { id: string }>(
+  raw: string | null,
+  isEntry: (value: unknown) => value is T,
+): T[] {
+  if (!raw) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  const seen = new Set<string>();
+  return value.filter((entry): entry is T => {
+    if (!isEntry(entry) || seen.has(entry.id)) return false;
+    seen.add(entry.id);
+    return true;
+  });
+}

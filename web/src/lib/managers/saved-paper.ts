@@ -1,4 +1,5 @@
 import type { PaperEntity } from '@quire/core';
+import { parseStoredList } from './local-store.ts';
 
 /**
  * A saved paper as the reading list keeps it: enough to list it with no server at hand (offline, or after
@@ -60,22 +61,7 @@ function isSavedPaper(value: unknown): value is SavedPaper {
 
 /** A stored list, once per id, dropping anything malformed rather than failing the page. */
 export function parseSavedPapers(raw: string | null): SavedPaper[] {
-  if (!raw) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(value)) return [];
-  const seen = new Set<string>();
-  const papers: SavedPaper[] = [];
-  for (const entry of value) {
-    if (!isSavedPaper(entry) || seen.has(entry.id)) continue;
-    seen.add(entry.id);
-    papers.push(entry);
-  }
-  return papers;
+  return parseStoredList(raw, isSavedPaper);
 }
 
 /** `papers` (last saved first) with `saved` put back in its place by the time it was saved. */
