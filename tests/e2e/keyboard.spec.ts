@@ -123,13 +123,14 @@ test('S saves the focused paper, and /saved lists it after a reload', async ({ p
   await expect(titleLink(saved.nth(1))).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/papers/${firstId.replace('.', '\\.')}$`));
-  // On a paper's own page, S saves or removes that paper.
-  await expect(page.getByRole('button', { name: 'Saved', exact: true })).toBeVisible();
+  // On a paper's own page, S saves or removes that paper (not one of its related papers, which have
+  // Save buttons of their own once they load).
+  const ownSave = page.locator('[data-testid="save-button"][aria-describedby="paper-title"]');
+  await expect(ownSave).toHaveText('Saved');
+  await expect(page.getByTestId('related-papers').getByTestId('save-button').first()).toBeVisible();
   await page.keyboard.press('s');
-  await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveAttribute(
-    'aria-pressed',
-    'false',
-  );
+  await expect(ownSave).toHaveText('Save');
+  await expect(ownSave).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByRole('link', { name: /^Saved/ })).toHaveText('Saved(1)');
 });
 
