@@ -44,7 +44,8 @@ export default defineConfig({
     // The real server on a free port, filled from the real corpus before it starts listening.
     command: `rm -f "${dbPath}"* && pnpm --silent quire serve --port ${port} --db "${dbPath}" --no-harvest --import "${listingsDir}"`,
     cwd: repoRoot,
-    url: `http://127.0.0.1:${port}/api/ping`,
+    // Readiness, not liveness: tests begin once the search index is built (/api/ready answers 200).
+    url: `http://127.0.0.1:${port}/api/ready`,
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',

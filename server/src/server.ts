@@ -10,7 +10,8 @@ import { fetchPaper } from './harvest/fetch-paper.ts';
 import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
 import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
-import { SearchService } from './search/search-service.ts';
+import { SearchThread } from './search/search-thread.ts';
+import { QuireError } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
 import { SyncServer } from './sync/sync-server.ts';
 import { openTopics } from './topics/open-topics.ts';
@@ -38,14 +39,21 @@ export interface ServerDeps {
 /** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
 export async function startServer(config: QuireConfig, deps: ServerDeps = {}): Promise<RunningServer> {
   const log = deps.log ?? (() => {});
+  if (config.dbPath === ':memory:') {
+    throw new QuireError(
+      'bad-input',
+      'The server needs a database file, not :memory: (its search thread opens the file a second time).',
+      400,
+    );
+  }
   const store = openStore(config.dbPath);
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
   const client = deps.client ?? new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
   const target = harvestTarget(store);
   // Tags must match the papers and the taxonomy before the first topic is served.
   const { topics } = openTopics(store);
-  // Built in slices after the server starts listening; the first searches wait for it.
-  const search = new SearchService(store.db, topics.taxonomy, { log });
+  // Built and queried in a worker thread: the server answers while it builds; the first searches wait.
+  const search = new SearchThread(config.dbPath, { log });
   const refreshTags = () => {
     const report = retag(store.db, topics.taxonomy);
     topics.invalidate();
@@ -84,6 +92,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     topics,
     search,
     webDir,
+    warming: () => (search.state === 'warming' ? ['search'] : []),
     groups: { groups: store.groups, onInviteRevoked: (invite) => sync.closeInvite(invite.id) },
   });
 
@@ -94,7 +103,6 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // serve() gives a plain http.Server here (no TLS or HTTP/2 options are passed).
   sync.attach(server as Server);
   const port = (server.address() as AddressInfo).port;
-  void search.buildInBackground();
   scheduler?.start();
 
   return {
@@ -107,7 +115,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       await scheduler?.stop();
       // Before the HTTP server: its close waits for every socket, upgraded ones included.
       await sync.close();
-      search.close();
+      await search.close();
       await new Promise<void>((done) => server.close(() => done()));
       store.close();
     },

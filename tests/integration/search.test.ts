@@ -3,6 +3,7 @@ import { defaultTaxonomy, normalisePaper, type Author, type SearchResponseDto } 
 import { createApp } from '@quire/server/api/app';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { SearchService } from '@quire/server/search/search-service';
+import { openStore } from '@quire/server/store/open-store';
 import { sampleQueries, timeQueries } from '@quire/server/search/search-timing';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { retag } from '@quire/server/topics/retag';
@@ -246,6 +247,36 @@ describe('GET /api/search over the corpus', () => {
     for (const slug of ['3d-gaussian-splatting', ...broader]) {
       expect(ids(await get(`author:"Zed Quokkason" topic:${slug}`)), slug).toEqual(['2605.99901']);
     }
+  });
+
+  it('indexes a paper noticed before its tags were written again, with its tags, on refresh', async () => {
+    // Another connection writes (as the server's writer does beside the search thread): the search that
+    // follows notices the commit and indexes the paper before retag has given it any topics.
+    const writer = openStore(t.dbPath);
+    try {
+      const asOf = rows.reduce((m, r) => ((r.listing_date ?? '') > m ? (r.listing_date ?? '') : m), '');
+      writer.papers.upsertBatch(
+        [
+          normalisePaper({
+            id: '2605.99902',
+            title: 'Wombatic splats: 3D Gaussian Splatting of burrows',
+            abstract:
+              'We reconstruct burrows as 3D Gaussian splats and render them in real time by splatting.',
+            authors: ['Yara Wombatson'],
+            categories: ['cs.CV'],
+            listingDate: asOf,
+          }),
+        ],
+        { countsAsListing: true },
+      );
+      expect(ids(await get('wombatic'))).toEqual(['2605.99902']);
+      expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual([]);
+      retag(writer.db, defaultTaxonomy());
+    } finally {
+      writer.close();
+    }
+    search.refresh();
+    expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual(['2605.99902']);
   });
 
   it('has a timing helper for the benchmark (counts only; speed is for pnpm bench)', () => {

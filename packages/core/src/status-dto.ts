@@ -30,6 +30,8 @@ export interface StatusDto {
   firstListing: string | null;
   lastListing: string | null;
   harvest: HarvestStateDto;
+  /** Parts of the server still starting up (e.g. 'search' while its index is built); empty when ready. */
+  warming: string[];
   recentIngests: IngestDto[];
 }
 

@@ -30,6 +30,8 @@ export interface AppOptions {
   topics: TopicService;
   /** Full-text search; absent when the server was started without it. */
   search?: SearchApi;
+  /** Parts still starting up ('search' while its index is built); /api/status and /api/ready report them. */
+  warming?: () => string[];
   /** Groups and invites (/api/groups); absent when the server was started without group sync. */
   groups?: GroupRoutesOptions;
 }
@@ -43,10 +45,19 @@ export function createApp(options: AppOptions): Hono {
 
   app.get('/api/ping', (c) => c.json({ ok: true }));
 
+  // Readiness, apart from liveness (/api/ping): 503 until every part has warmed up, for load balancers
+  // and tests that must not time their first search against an index still being built.
+  app.get('/api/ready', (c) => {
+    const warming = options.warming?.() ?? [];
+    if (warming.length === 0) return c.json({ ready: true, warming });
+    return c.json({ ready: false, warming, message: `Still warming up: ${warming.join(', ')}.` }, 503);
+  });
+
   app.get('/api/status', (c) => {
     const status: StatusDto = {
       ...store.papers.stats(),
       harvest: options.harvestState() ?? initialHarvestState('disabled'),
+      warming: options.warming?.() ?? [],
       recentIngests: store.state.recentIngests(10).map((r) => ({
         kind: r.kind,
         source: r.source,
@@ -154,9 +165,8 @@ export function createApp(options: AppOptions): Hono {
 }
 
 /** Topic sizes from the (cached) directory, so a rare shared topic counts for more than a broad one. */
-function topicSizes(topics: TopicService): (slug: string) => number {
-  const sizes = new Map(topics.topics().map((t) => [t.slug, t.momentum.total]));
-  return (slug) => sizes.get(slug) ?? 0;
+function topicSizes(topics: TopicService): Map<string, number> {
+  return new Map(topics.topics().map((t) => [t.slug, t.momentum.total]));
 }
 
 function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQuery {

@@ -35,8 +35,8 @@ export interface IndexReport {
 /** What the API needs of search; `SearchService` is the real one. */
 export interface SearchApi {
   search(q: string, page: SearchPage): Promise<SearchResponseDto>;
-  /** Papers like the stored paper `id`; `topicSize` gives a topic's paper count (rare topics weigh more). */
-  related(id: string, limit: number, topicSize: (slug: string) => number): Promise<RelatedPapersDto>;
+  /** Papers like the stored paper `id`; `topicSizes` gives each topic's paper count (rare topics weigh more). */
+  related(id: string, limit: number, topicSizes: ReadonlyMap<string, number>): Promise<RelatedPapersDto>;
 }
 
 export interface SearchServiceOptions {
@@ -65,6 +65,8 @@ export class SearchService implements SearchApi {
   readonly #phraseTexts = new Map<string, string>();
   /** The newest `updated_at` when the index was last brought up to date; later rows are read next time. */
   #watermark = '';
+  /** The watermark at the last `refresh` or build: the next `refresh` re-reads everything from here. */
+  #settled = '';
   /** Ids already indexed with exactly the watermark's `updated_at`: a refresh skips them. */
   #atWatermark = new Set<string>();
   #seenVersion = -1;
@@ -142,29 +144,37 @@ export class SearchService implements SearchApi {
   }
 
   /**
-   * Re-indexes the papers written since the index was last brought up to date. `full` rebuilds instead (in
-   * the background, the current index answering meanwhile), for tags that changed without their papers
-   * changing: a topic definition re-tagged over the whole store.
+   * Re-indexes the papers written since the last `refresh` (or build): the writer calls it once its papers
+   * and their tags are both stored. Papers already re-indexed in between (a search noticed another
+   * connection's commit before the tags were written) are indexed again, now with their tags. `full`
+   * rebuilds instead (in the background, the current index answering meanwhile), for tags that changed
+   * without their papers changing: a topic definition re-tagged over the whole store.
    */
   refresh(options: { full?: boolean } = {}): IndexReport {
-    const started = this.#now();
     const full = options.full ?? false;
     if (this.#building) {
       this.#pendingRefresh = { full: full || (this.#pendingRefresh?.full ?? false) };
       return { mode: 'incremental', papers: 0, durationMs: 0 };
     }
-    const index = this.#index;
     // No index yet (the first build failed) or tags moved under unchanged papers: build anew, without
     // holding up the harvest that asked.
-    if (!index || full) {
+    if (!this.#index || full) {
       void this.buildInBackground();
       return { mode: 'build', papers: 0, durationMs: 0 };
     }
+    const report = this.#catchUp(this.#index, this.#settled);
+    this.#settled = this.#watermark;
+    return report;
+  }
+
+  /** Indexes rows written at or after `since`; rows already indexed at the watermark are skipped. */
+  #catchUp(index: MiniSearch<SearchDoc>, since: string): IndexReport {
+    const started = this.#now();
     this.#seenVersion = this.#source.dataVersion();
-    const since = this.#watermark;
+    const skipSeen = since === this.#watermark;
     const rows = this.#source
       .rowsSince(since)
-      .filter((row) => row.updated_at !== since || !this.#atWatermark.has(row.id));
+      .filter((row) => !skipSeen || row.updated_at !== since || !this.#atWatermark.has(row.id));
     if (rows.length > 0) {
       const tags = this.#source.tagsSince(since, this.#taxonomy);
       for (const row of rows) {
@@ -195,7 +205,9 @@ export class SearchService implements SearchApi {
   searchNow(q: string, page: SearchPage): SearchResponseDto {
     const index = this.#ready();
     // Another process (a CLI import beside the server) may have written papers; SQLite says so cheaply.
-    if (this.#source.dataVersion() !== this.#seenVersion && !this.#building) this.refresh();
+    if (this.#source.dataVersion() !== this.#seenVersion && !this.#building) {
+      this.#catchUp(index, this.#watermark);
+    }
     const query = parseQuery(q);
     this.#checkTopics(query);
     const run = runSearch(index, query, {
@@ -218,13 +230,17 @@ export class SearchService implements SearchApi {
     return { query, total: run.total, matchedAllTerms: run.matchedAllTerms, results };
   }
 
-  async related(id: string, limit: number, topicSize: (slug: string) => number): Promise<RelatedPapersDto> {
+  async related(
+    id: string,
+    limit: number,
+    topicSizes: ReadonlyMap<string, number>,
+  ): Promise<RelatedPapersDto> {
     if (!this.#index && this.#building) await this.#building;
     const index = this.#ready();
     const self = this.#source.textRow(id);
     if (!self)
       throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`, 404);
-    const specificity = (slug: string) => topicSpecificity(topicSize(slug), index.documentCount);
+    const specificity = (slug: string) => topicSpecificity(topicSizes.get(slug) ?? 0, index.documentCount);
     const hits = findRelated(index, self, specificity, limit);
     const rows = this.#source.pageRows(hits.map((h) => h.id));
     const results = hits.flatMap((hit) => {
@@ -269,6 +285,7 @@ export class SearchService implements SearchApi {
   #install(built: BuiltIndex): void {
     this.#index = built.index;
     this.#watermark = built.watermark;
+    this.#settled = built.watermark;
     this.#atWatermark = built.atWatermark;
     this.#seenVersion = built.version;
     this.#phraseTexts.clear();

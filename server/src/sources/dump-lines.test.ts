@@ -79,7 +79,8 @@ describe('parseDumpLine', () => {
     expect(paper.authors).toHaveLength(6);
   });
 
-  it('reads every line of the listing corpus quickly', () => {
+  // How fast is for `pnpm bench ingest`; this checks only what is read.
+  it('reads every line of the listing corpus', () => {
     const files = filesUnder(listingsDir, '.jsonl.br');
     expect(files).toHaveLength(9);
     const lines = files.flatMap((file) =>
@@ -89,14 +90,10 @@ describe('parseDumpLine', () => {
         .filter((line) => line !== ''),
     );
     expect(lines).toHaveLength(26_845);
-    const started = performance.now();
     const papers = lines.map(parseDumpLine);
-    const ms = performance.now() - started;
     expect(papers.every((p) => p.listingDateEstimated === false && typeof p.listingDate === 'string')).toBe(
       true,
     );
-    // About a tenth of a second in practice; the bound only catches an accidental slow path.
-    expect(ms).toBeLessThan(2_000);
   });
 
   it.each([

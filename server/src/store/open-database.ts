@@ -52,3 +52,25 @@ export function openDatabase(path: string): Database {
   }
   return db;
 }
+
+/**
+ * A second, read-only connection to a database another connection has already opened and migrated (the
+ * search thread reads beside the server's writer). WAL lets it read while the writer commits.
+ */
+export function openReadOnlyDatabase(path: string): Database {
+  let db: Database;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  } catch (err) {
+    throw new QuireError(
+      'store-error',
+      `Cannot open the database ${path} to read: ${errorMessage(err)}`,
+      500,
+      {
+        cause: err,
+      },
+    );
+  }
+  return db;
+}

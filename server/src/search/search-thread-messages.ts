@@ -1,0 +1,29 @@
+import type { RelatedPapersDto, SearchResponseDto } from '@quire/core';
+import type { QuireErrorCode } from '../errors.ts';
+import type { SearchPage } from './search-service.ts';
+
+/** What the server's search thread is started with. */
+export interface SearchWorkerData {
+  dbPath: string;
+}
+
+/** Server → search thread. `seq` pairs a request with its reply. */
+export type SearchRequest =
+  | { kind: 'search'; seq: number; q: string; page: SearchPage }
+  | { kind: 'related'; seq: number; id: string; limit: number; topicSizes: Map<string, number> }
+  | { kind: 'refresh'; seq: number; full: boolean };
+
+/** An error crossing the thread boundary: the parts of a QuireError that survive structured cloning. */
+export interface SearchErrorData {
+  code: QuireErrorCode;
+  message: string;
+  status: number;
+}
+
+/** Search thread → server. */
+export type SearchReply =
+  | { kind: 'ready'; papers: number; durationMs: number }
+  | { kind: 'failed'; error: SearchErrorData }
+  | { kind: 'log'; line: string }
+  | { kind: 'answer'; seq: number; value: SearchResponseDto | RelatedPapersDto | null }
+  | { kind: 'error'; seq: number; error: SearchErrorData };

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResponseDto, StatusDto } from '@quire/core';
+import { DEFAULT_CONFIG } from '@quire/server/config';
+import { importPaths } from '@quire/server/ingest/import-dumps';
+import { startServer, type RunningServer } from '@quire/server/server';
+import { openTopics } from '@quire/server/topics/open-topics';
+import { listingsDir } from '../src/paths.ts';
+import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { waitFor } from '../src/harness/wait-for.ts';
+
+// The whole corpus, so that building the search index takes seconds: long enough that the first requests
+// below are certainly made while it is still being built.
+let t: TempStore;
+let server: RunningServer;
+
+beforeAll(async () => {
+  t = tempStore();
+  await importPaths(t.store, [listingsDir]);
+  openTopics(t.store);
+  t.store.close();
+  server = await startServer({ ...DEFAULT_CONFIG, dbPath: t.dbPath, port: 0, harvest: false });
+}, 300_000);
+afterAll(async () => {
+  await server.close();
+  t.dispose();
+});
+
+const get = (path: string) => fetch(`${server.url}${path}`);
+
+describe('start-up work off the request path', () => {
+  it('answers pages and pings while the search index is still being built, and says it is warming up', async () => {
+    const ready = await get('/api/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, warming: ['search'] });
+
+    // Answered while the index is still being built: /api/ready, asked after each, still says warming.
+    expect((await get('/api/ping')).status).toBe(200);
+    const topics = await get('/api/topics');
+    expect(topics.status).toBe(200);
+    expect(((await topics.json()) as unknown[]).length).toBeGreaterThan(100);
+    const status = (await (await get('/api/status')).json()) as StatusDto;
+    expect(status.papers).toBe(26_845);
+    expect(status.warming).toEqual(['search']);
+    expect((await get('/api/ready')).status).toBe(503);
+  });
+
+  it('lets the first search wait for the index, then reports ready', async () => {
+    const res = await get(`/api/search?q=${encodeURIComponent('"gaussian splatting"')}`);
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as SearchResponseDto;
+    expect(answer.total).toBeGreaterThan(50);
+    expect(answer.results[0]?.title.toLowerCase()).toContain('gaussian splatting');
+
+    const ready = await waitFor('the server to be ready', async () => {
+      const r = await get('/api/ready');
+      return r.status === 200 ? ((await r.json()) as { ready: boolean; warming: string[] }) : undefined;
+    });
+    expect(ready).toEqual({ ready: true, warming: [] });
+    const status = (await (await get('/api/status')).json()) as StatusDto;
+    expect(status.warming).toEqual([]);
+  });
+
+  it('answers a search error from the search thread with its status and message', async () => {
+    const res = await get(`/api/search?q=${encodeURIComponent('topic:no-such-topic')}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body.error).toBe('bad-input');
+    expect(body.message).toContain('no-such-topic');
+    const missing = await get('/api/related/2605.99999');
+    expect(missing.status).toBe(404);
+  });
+});
