@@ -66,6 +66,10 @@ describe('start-up work off the request path', () => {
     const body = (await res.json()) as { error: string; message: string };
     expect(body.error).toBe('bad-input');
     expect(body.message).toContain('no-such-topic');
+    // A query core refuses to parse (an impossible date) is a CoreError, answered 400 as in-process.
+    const badDate = await get(`/api/search?q=${encodeURIComponent('from:2026-13-45')}`);
+    expect(badDate.status).toBe(400);
+    expect(((await badDate.json()) as { message: string }).message).toContain('2026-13-45');
     const missing = await get('/api/related/2605.99999');
     expect(missing.status).toBe(404);
   });

@@ -1,4 +1,4 @@
-import type { RelatedPapersDto, SearchResponseDto } from '@quire/core';
+import type { CoreErrorCode, RelatedPapersDto, SearchResponseDto } from '@quire/core';
 import type { QuireErrorCode } from '../errors.ts';
 import type { SearchPage } from './search-service.ts';
 
@@ -13,12 +13,13 @@ export type SearchRequest =
   | { kind: 'related'; seq: number; id: string; limit: number; topicSizes: Map<string, number> }
   | { kind: 'refresh'; seq: number; full: boolean };
 
-/** An error crossing the thread boundary: the parts of a QuireError that survive structured cloning. */
-export interface SearchErrorData {
-  code: QuireErrorCode;
-  message: string;
-  status: number;
-}
+/**
+ * An error crossing the thread boundary, as the parts that survive structured cloning: a QuireError, or a
+ * CoreError (a query core refused to parse), which the API answers with 400 as it does for any.
+ */
+export type SearchErrorData =
+  | { type: 'quire'; code: QuireErrorCode; message: string; status: number }
+  | { type: 'core'; code: CoreErrorCode; message: string };
 
 /** Search thread → server. */
 export type SearchReply =

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { RelatedPapersDto, SearchResponseDto } from '@quire/core';
+import { CoreError, type RelatedPapersDto, type SearchResponseDto } from '@quire/core';
 import { QuireError } from '../errors.ts';
 import type {
   SearchErrorData,
@@ -69,6 +69,7 @@ export class SearchThread implements SearchApi {
       const stopped = (why: string) => {
         if (this.#state === 'closed') return;
         this.#fail({
+          type: 'quire',
           code: 'store-error',
           message: `The search thread stopped (${why}); see the server log.`,
           status: 500,
@@ -147,6 +148,7 @@ export class SearchThread implements SearchApi {
   }
 }
 
-function toError(error: SearchErrorData): QuireError {
+function toError(error: SearchErrorData): QuireError | CoreError {
+  if (error.type === 'core') return new CoreError(error.code, error.message);
   return new QuireError(error.code, error.message, error.status);
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { defaultTaxonomy } from '@quire/core';
+import { CoreError, defaultTaxonomy } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
 import { openReadOnlyDatabase } from '../store/open-database.ts';
 import type {
@@ -21,8 +21,10 @@ if (!port) throw new Error('search-worker.ts runs as a worker thread; SearchThre
 const post = (reply: SearchReply) => port.postMessage(reply);
 
 function errorData(err: unknown): SearchErrorData {
-  if (err instanceof QuireError) return { code: err.code, message: err.message, status: err.status };
-  return { code: 'store-error', message: `Search failed: ${errorMessage(err)}`, status: 500 };
+  if (err instanceof QuireError)
+    return { type: 'quire', code: err.code, message: err.message, status: err.status };
+  if (err instanceof CoreError) return { type: 'core', code: err.code, message: err.message };
+  return { type: 'quire', code: 'store-error', message: `Search failed: ${errorMessage(err)}`, status: 500 };
 }
 
 const { dbPath } = workerData as SearchWorkerData;
