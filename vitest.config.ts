@@ -7,6 +7,7 @@ export default defineConfig({
       'server/src/**/*.test.ts',
       'web/src/**/*.test.ts',
       'tests/integration/**/*.test.ts',
+      'tests/eval/**/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
