@@ -131,7 +131,9 @@ describe('topic momentum from the store', () => {
     expect(detail.momentum.prev28).toBe(inWindow(addDays('2026-05-08', -55), addDays('2026-05-08', -28)));
     expect(detail.momentum.total).toBe(detail.paperIds.length);
     expect(detail.momentum.weekly).toHaveLength(8);
-    expect(detail.momentum.weekly.reduce((s, w) => s + w.count, 0)).toBe(
+    // Eight weeks back from 2026-05-08 start on the store's first listing day, so every week has data.
+    expect(detail.momentum.weekly.every((w) => w.count !== null)).toBe(true);
+    expect(detail.momentum.weekly.reduce((s, w) => s + (w.count ?? 0), 0)).toBe(
       inWindow('2026-03-16', '2026-05-08'),
     );
     // Narrower topics' papers are in their parents.
@@ -144,6 +146,39 @@ describe('topic momentum from the store', () => {
 
   it('defaults the as-of date to the latest listing day in the store', () => {
     expect(topics.topic('llm-safety').asOf).toBe('2026-05-15');
+  });
+
+  it('withholds the change while the four weeks before reach past the store, and marks its weeks no data', () => {
+    // The corpus starts on Monday 2026-03-16; as of 2026-05-08 the four weeks before start on 03-14.
+    const early = topics.topic('reinforcement-learning', { asOf: '2026-05-08' });
+    expect(early.momentum).toMatchObject({ changePct: null, changeWithheld: 'before-first-listing' });
+    expect(early.momentum.prev28).toBeGreaterThan(0);
+    expect(early.momentum.sentence).toMatch(
+      /^[\d,]+ papers in the last four weeks\. [\d.]+% of all new papers\. Not enough history yet for a change\.$/,
+    );
+    // As of 2026-05-15 they start on 03-21 and hold 20 listing days, as many as the last four weeks.
+    const latest = topics.topic('reinforcement-learning');
+    expect(latest.momentum.changeWithheld).toBeNull();
+    expect(latest.momentum.changePct).not.toBeNull();
+    expect(latest.momentum.sentence).toMatch(
+      /^[\d,]+ papers in the last four weeks, .*the four weeks before\. /,
+    );
+    // Twelve weeks back from the week of 05-11 start on 02-23: three weeks before the store.
+    expect(latest.momentum.weekly.map((w) => w.count === null)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(latest.momentum.weekly[3]).toMatchObject({ weekStart: '2026-03-16' });
   });
 });
 
@@ -211,6 +246,7 @@ describe('topic API and CLI', () => {
       'last28',
       'prev28',
       'changePct',
+      'changeWithheld',
       'sharePct',
       'allNewLast28',
       'total',
@@ -220,6 +256,7 @@ describe('topic API and CLI', () => {
       expect(obj.momentum).toHaveProperty(key);
     }
     expect(obj.momentum.weekly).toHaveLength(4);
+    for (const key of ['score', 'z', 'significant']) expect(obj.rising).toHaveProperty(key);
     const all = JSON.parse((await runCli(['topics', '--json', '--db', t.dbPath])).stdout) as TopicSummary[];
     expect(all.map((x) => x.slug)).toContain('agentic-rag');
     const id = obj.paperIds[0] ?? '';

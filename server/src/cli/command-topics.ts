@@ -87,7 +87,7 @@ export function runTopic(ctx: CliContext): Promise<number> {
         writeLine(ctx.stdout, line(topic));
         writeLine(
           ctx.stdout,
-          `  as of ${topic.asOf}; weekly: ${topic.momentum.weekly.map((w) => `${w.weekStart.slice(5)} ${w.count}`).join(' · ')}`,
+          `  as of ${topic.asOf}; weekly: ${topic.momentum.weekly.map((w) => `${w.weekStart.slice(5)} ${w.count ?? 'no data'}`).join(' · ')}`,
         );
         writeLine(ctx.stdout, `  latest: ${topic.paperIds.slice(0, 10).join(', ')}`);
       }

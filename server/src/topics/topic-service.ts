@@ -38,6 +38,13 @@ const ASK_PAPERS = 1500;
 
 const ALL_DAILY = `SELECT listing_date AS day, COUNT(*) AS n FROM papers WHERE listing_date IS NOT NULL GROUP BY listing_date`;
 const LATEST_DAY = `SELECT MAX(listing_date) FROM papers`;
+const FIRST_DAY = `SELECT MIN(listing_date) FROM papers`;
+
+/** What momentum needs from the whole store, read once per answer and shared by every topic in it. */
+interface StoreDays {
+  allDaily: Map<string, number>;
+  firstListingDay: string | null;
+}
 
 export interface TopicQuery {
   /** YYYY-MM-DD; default the latest listing day in the store. */
@@ -53,6 +60,7 @@ export class TopicService {
   readonly #paperIds: Statement<[string, string], { id: string }>;
   readonly #allDaily: Statement<[], { day: string; n: number }>;
   readonly #latest: Statement<[], string | null>;
+  readonly #first: Statement<[], string | null>;
   readonly #closure = new Map<string, string>();
   readonly #dataVersion: Statement<[], number>;
   readonly #paperTexts: Statement<[string], AskablePaper>;
@@ -68,6 +76,7 @@ export class TopicService {
     this.#paperIds = db.prepare(TOPIC_PAPER_IDS);
     this.#allDaily = db.prepare(ALL_DAILY);
     this.#latest = db.prepare<[], string | null>(LATEST_DAY).pluck();
+    this.#first = db.prepare<[], string | null>(FIRST_DAY).pluck();
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#paperTexts = db.prepare(PAPER_TEXTS);
   }
@@ -145,12 +154,7 @@ export class TopicService {
     return spec;
   }
 
-  private summary(
-    slug: string,
-    asOf: string,
-    weeks: number | undefined,
-    allDaily: Map<string, number>,
-  ): TopicSummary {
+  private summary(slug: string, asOf: string, weeks: number | undefined, store: StoreDays): TopicSummary {
     const spec = this.topicSpec(slug);
     const topicDaily = new Map<string, number>();
     let total = 0;
@@ -161,7 +165,8 @@ export class TopicService {
     const momentum = computeMomentum({
       asOf,
       topicDaily,
-      allDaily,
+      allDaily: store.allDaily,
+      firstListingDay: store.firstListingDay,
       total,
       ...(weeks !== undefined ? { weeks } : {}),
     });
@@ -178,15 +183,18 @@ export class TopicService {
     };
   }
 
-  private allDaily(): Map<string, number> {
-    return new Map(this.#allDaily.all().map((r) => [r.day, r.n]));
+  private storeDays(): StoreDays {
+    return {
+      allDaily: new Map(this.#allDaily.all().map((r) => [r.day, r.n])),
+      firstListingDay: this.#first.get() ?? null,
+    };
   }
 
   topic(slug: string, query: TopicQuery = {}): TopicDetail {
     this.topicSpec(slug);
     const asOf = this.resolveAsOf(query.asOf);
     return this.cached(`topic:${slug}:${asOf}:${query.weeks ?? ''}`, () => {
-      const summary = this.summary(slug, asOf, query.weeks, this.allDaily());
+      const summary = this.summary(slug, asOf, query.weeks, this.storeDays());
       return { ...summary, paperIds: this.#paperIds.all(this.closure(slug), asOf).map((r) => r.id) };
     });
   }
@@ -195,8 +203,8 @@ export class TopicService {
   topics(query: TopicQuery = {}): TopicSummary[] {
     const asOf = this.resolveAsOf(query.asOf);
     return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, () => {
-      const allDaily = this.allDaily();
-      return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, allDaily));
+      const store = this.storeDays();
+      return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, store));
     });
   }
 

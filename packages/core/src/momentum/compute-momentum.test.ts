@@ -6,8 +6,10 @@ import { codeOf } from './test-helpers.ts';
 const counts = (entries: Record<string, number>): Map<string, number> => new Map(Object.entries(entries));
 const none = counts({});
 
-// 2026-05-08 is a Friday; its week starts on Monday 2026-05-04.
+// 2026-05-08 is a Friday; its week starts on Monday 2026-05-04. Its four weeks before are [03-14, 04-10].
 const AS_OF = '2026-05-08';
+/** A store whose history reaches far before every window here, for tests about something else. */
+const LONG_AGO = '2020-01-06';
 
 describe('computeMomentum windows', () => {
   it('puts asOf−27 in the last four weeks and asOf−28 in the four before, asOf−55 in and asOf−56 out', () => {
@@ -21,14 +23,21 @@ describe('computeMomentum windows', () => {
         '2026-03-14': 8, // asOf − 55
         '2026-03-13': 16, // asOf − 56
       }),
-      allDaily: counts({ '2026-05-08': 200, '2026-04-11': 100, '2026-04-10': 1000, '2026-03-13': 5 }),
+      allDaily: counts({
+        '2026-05-08': 200,
+        '2026-04-11': 100,
+        '2026-04-10': 1000,
+        '2026-03-14': 1,
+        '2026-03-13': 5,
+      }),
+      firstListingDay: LONG_AGO,
       total: 95,
     });
     expect(m.last28).toBe(3);
     expect(m.prev28).toBe(12);
     expect(m.changePct).toBe(-75);
     expect(m.allNewLast28).toBe(300);
-    expect(m.allNewPrev28).toBe(1000);
+    expect(m.allNewPrev28).toBe(1001);
     expect(m.sharePct).toBe(1);
     expect(m.total).toBe(95);
   });
@@ -38,9 +47,11 @@ describe('computeMomentum windows', () => {
       asOf: AS_OF,
       topicDaily: counts({ '2026-05-01': 134, '2026-04-01': 56 }),
       allDaily: counts({ '2026-05-01': 16_750, '2026-04-01': 16_000 }),
+      firstListingDay: LONG_AGO,
       total: 616,
     });
     expect(m.changePct).toBe(139); // 100 · 78 / 56 = 139.29
+    expect(m.changeWithheld).toBeNull();
     expect(m.sharePct).toBe(0.8);
     expect(m.sentence).toBe(
       '134 papers in the last four weeks, up 139% on the four weeks before. 0.8% of all new papers.',
@@ -51,16 +62,24 @@ describe('computeMomentum windows', () => {
     const m = computeMomentum({
       asOf: AS_OF,
       topicDaily: counts({ '2026-05-01': 1 }),
-      allDaily: counts({ '2026-05-01': 3 }),
+      allDaily: counts({ '2026-05-01': 3, '2026-04-01': 3 }),
+      firstListingDay: LONG_AGO,
       total: 1,
     });
     expect(m.sharePct).toBe(33.33);
     expect(m.changePct).toBeNull();
+    expect(m.changeWithheld).toBeNull();
     expect(m.sentence).toBe(momentumSentence(m));
   });
 
   it('gives a share of 0 when nothing new was stored', () => {
-    const m = computeMomentum({ asOf: AS_OF, topicDaily: none, allDaily: none, total: 0 });
+    const m = computeMomentum({
+      asOf: AS_OF,
+      topicDaily: none,
+      allDaily: none,
+      firstListingDay: LONG_AGO,
+      total: 0,
+    });
     expect(m).toMatchObject({ last28: 0, prev28: 0, changePct: null, sharePct: 0, allNewLast28: 0 });
     expect(m.sentence).toBe('No papers in the last four weeks, none in the four weeks before either.');
   });
@@ -83,6 +102,7 @@ describe('computeMomentum weekly series', () => {
         '2026-05-10': 128, // Sunday after asOf
       }),
       allDaily: none,
+      firstListingDay: LONG_AGO,
       total: 355,
     });
     expect(m.weekly).toEqual([
@@ -93,7 +113,13 @@ describe('computeMomentum weekly series', () => {
   });
 
   it('gives 12 weeks by default, the first starting 11 Mondays before asOf’s', () => {
-    const m = computeMomentum({ asOf: AS_OF, topicDaily: none, allDaily: none, total: 0 });
+    const m = computeMomentum({
+      asOf: AS_OF,
+      topicDaily: none,
+      allDaily: none,
+      firstListingDay: LONG_AGO,
+      total: 0,
+    });
     expect(m.weekly).toHaveLength(12);
     expect(m.weekly[0]?.weekStart).toBe('2026-02-16');
     expect(m.weekly[11]?.weekStart).toBe('2026-05-04');
@@ -105,6 +131,7 @@ describe('computeMomentum weekly series', () => {
       weeks: 2,
       topicDaily: counts({ '2025-12-29': 1, '2026-01-04': 2, '2026-01-05': 4, '2026-01-06': 8 }),
       allDaily: none,
+      firstListingDay: LONG_AGO,
       total: 15,
     });
     expect(m.weekly).toEqual([
@@ -122,13 +149,19 @@ describe('momentumDays', () => {
 });
 
 describe('computeMomentum validation', () => {
-  const ok = { asOf: AS_OF, topicDaily: none, allDaily: none, total: 0 };
+  const ok = { asOf: AS_OF, topicDaily: none, allDaily: none, firstListingDay: LONG_AGO, total: 0 };
 
   it('refuses an as-of that is not a calendar day', () => {
     expect(codeOf(() => computeMomentum({ ...ok, asOf: '2026-02-30' }))).toBe('invalid-date');
     expect(codeOf(() => computeMomentum({ ...ok, asOf: '08/05/2026' }))).toBe('invalid-date');
     expect(codeOf(() => computeMomentum({ ...ok, asOf: '2026-05-08T00:00:00Z' }))).toBe('invalid-date');
     expect(codeOf(() => momentumDays('yesterday'))).toBe('invalid-date');
+  });
+
+  it('refuses a first listing day that is not a calendar day, and takes null for an empty store', () => {
+    expect(codeOf(() => computeMomentum({ ...ok, firstListingDay: '2026-13-01' }))).toBe('invalid-date');
+    expect(codeOf(() => computeMomentum({ ...ok, firstListingDay: '' }))).toBe('invalid-date');
+    expect(codeOf(() => computeMomentum({ ...ok, firstListingDay: null }))).toBeUndefined();
   });
 
   it('refuses weeks that are not a whole number from 1 to 520', () => {

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { momentumSentence } from './momentum-sentence.ts';
+import type { ChangeWithheld } from './momentum-types.ts';
 
-const say = (last28: number, prev28: number, allNewLast28: number): string =>
-  momentumSentence({ last28, prev28, allNewLast28 });
+const say = (
+  last28: number,
+  prev28: number,
+  allNewLast28: number,
+  changeWithheld: ChangeWithheld | null = null,
+): string => momentumSentence({ last28, prev28, allNewLast28, changeWithheld });
 
 describe('momentumSentence', () => {
   it('writes the reference example exactly', () => {
@@ -75,5 +80,24 @@ describe('momentumSentence', () => {
 
   it('leaves the share out when nothing new was stored', () => {
     expect(say(2, 1, 0)).toBe('2 papers in the last four weeks, up 100% on the four weeks before.');
+  });
+
+  it('says a withheld change last, after the numbers that stand, and compares nothing', () => {
+    expect(say(45, 20, 5000, 'before-first-listing')).toBe(
+      '45 papers in the last four weeks. 0.9% of all new papers. Not enough history yet for a change.',
+    );
+    expect(say(60, 30, 3000, 'fewer-listing-days')).toBe(
+      '60 papers in the last four weeks. 2.0% of all new papers. ' +
+        'Not enough listing days in the four weeks before for a change.',
+    );
+    expect(say(1, 0, 50, 'before-first-listing')).toBe(
+      '1 paper in the last four weeks. 2.0% of all new papers. Not enough history yet for a change.',
+    );
+    expect(say(0, 5, 1000, 'before-first-listing')).toBe(
+      'No papers in the last four weeks. Not enough history yet for a change.',
+    );
+    expect(say(2, 1, 0, 'fewer-listing-days')).toBe(
+      '2 papers in the last four weeks. Not enough listing days in the four weeks before for a change.',
+    );
   });
 });

@@ -4,10 +4,16 @@
  * It is made from the counts alone (not from the rounded changePct / sharePct), so a client holding only the
  * JSON momentum object words it exactly as the server does, and the share is rounded once, not twice.
  */
-import type { Momentum } from './momentum-types.ts';
+import type { ChangeWithheld, Momentum } from './momentum-types.ts';
 import { groupThousands, percentChange, sharePercent } from './momentum-numbers.ts';
 
-export type SentenceCounts = Pick<Momentum, 'last28' | 'prev28' | 'allNewLast28'>;
+export type SentenceCounts = Pick<Momentum, 'last28' | 'prev28' | 'allNewLast28' | 'changeWithheld'>;
+
+/** The last sentence when the change is withheld, saying why in the reader's terms. */
+const WITHHELD: Record<ChangeWithheld, string> = {
+  'before-first-listing': 'Not enough history yet for a change.',
+  'fewer-listing-days': 'Not enough listing days in the four weeks before for a change.',
+};
 
 function papers(n: number): string {
   return `${groupThousands(n)} ${n === 1 ? 'paper' : 'papers'}`;
@@ -23,8 +29,11 @@ function changeClause(last28: number, prev28: number): string {
   return `${direction} ${amount} on the four weeks before`;
 }
 
-/** The first sentence: how many papers, against the four weeks before. */
-function countSentence({ last28, prev28 }: SentenceCounts): string {
+/** The first sentence: how many papers, against the four weeks before unless that comparison is withheld. */
+function countSentence({ last28, prev28, changeWithheld }: SentenceCounts): string {
+  // Not even "none before" or "new this month": those are comparisons with weeks that were not stored.
+  if (changeWithheld !== null)
+    return `${last28 === 0 ? 'No papers' : papers(last28)} in the last four weeks.`;
   if (last28 === 0) {
     return prev28 === 0
       ? 'No papers in the last four weeks, none in the four weeks before either.'
@@ -53,10 +62,11 @@ function shareSentence({ last28, allNewLast28 }: SentenceCounts): string {
 /**
  * "134 papers in the last four weeks, up 139% on the four weeks before. 0.8% of all new papers." The share
  * sentence is left out when the topic had no papers (0% says nothing the first sentence has not) and when
- * nothing new was stored at all.
+ * nothing new was stored at all. A withheld change is said last, so the numbers that stand come first.
  */
 export function momentumSentence(counts: SentenceCounts): string {
-  const first = countSentence(counts);
-  if (counts.last28 === 0 || counts.allNewLast28 === 0) return first;
-  return `${first} ${shareSentence(counts)}`;
+  const parts = [countSentence(counts)];
+  if (counts.last28 > 0 && counts.allNewLast28 > 0) parts.push(shareSentence(counts));
+  if (counts.changeWithheld !== null) parts.push(WITHHELD[counts.changeWithheld]);
+  return parts.join(' ');
 }

@@ -70,8 +70,25 @@ describe('risingScore', () => {
       ratioLow: null,
       ratioHigh: null,
       z: 0,
+      significant: false,
     });
-    expect(risingScore(flat('x', 0, 0))).toMatchObject({ score: 0, expected: 0, ratio: null, z: 0 });
+    expect(risingScore(flat('x', 0, 0))).toMatchObject({
+      score: 0,
+      expected: 0,
+      ratio: null,
+      z: 0,
+      significant: false,
+    });
+  });
+
+  it('calls a change significant when the 95% interval of the ratio leaves out 1, either way', () => {
+    // 60 after 30 in a flat month: the interval starts at 1.295 (worked above), so surely faster.
+    expect(risingScore(flat('x', 60, 30))).toMatchObject({ significant: true });
+    // 10 after 100: 1/11 of the papers where half were expected; surely slower, and still significant.
+    expect(risingScore(flat('x', 10, 100))).toMatchObject({ significant: true });
+    // 3 after 1, and the same pace as the store: the interval holds 1.
+    expect(risingScore(flat('x', 3, 1))).toMatchObject({ score: 0, significant: false });
+    expect(risingScore(surge('x', 1500, 1000))).toMatchObject({ score: 0, significant: false });
   });
 
   it('refuses counts that are not whole numbers, a missing slug and a bad z', () => {

@@ -47,12 +47,21 @@ export interface RisingScore {
   ratioHigh: number | null;
   /** (a − nπ₀) / √(nπ₀(1 − π₀)): standard deviations above the overall pace; 0 when incomparable. */
   z: number;
+  /**
+   * Whether the change is more than luck: the 95% interval of RR excludes 1, i.e. score ≠ 0. That is the same
+   * test the score already makes, spelled out so a page need not know that 0 means "not significant". It goes
+   * both ways (score > 0: surely faster than the whole store, score < 0: surely slower), because a sure fall is
+   * as real a change as a sure rise. It stays meaningful when the percentage change is withheld for a short
+   * previous window: RR compares the topic's share of each window, not raw counts, so fewer stored days lower
+   * both a topic's count and the store's, and widen the interval rather than fake a rise.
+   */
+  significant: boolean;
 }
 
 /** 1.96: a two-sided 95% interval, the usual bar for "not luck". */
 export const RISING_Z = 1.96;
 
-const INCOMPARABLE = { score: 0, ratioLow: null, ratioHigh: null, z: 0 } as const;
+const INCOMPARABLE = { score: 0, ratioLow: null, ratioHigh: null, z: 0, significant: false } as const;
 
 function wilson(successes: number, n: number, z: number): [number, number] {
   const p = successes / n;
@@ -97,7 +106,8 @@ export function risingScore(topic: RisingInput, z: number = RISING_Z): RisingSco
   let score = 0;
   if (ratioLow > 1) score = Math.log2(ratioLow);
   else if (ratioHigh !== null && ratioHigh < 1) score = Math.log2(ratioHigh);
-  return { score, expected, ratio, ratioLow, ratioHigh, z: (a - n * pi0) / Math.sqrt(n * pi0 * (1 - pi0)) };
+  const zScore = (a - n * pi0) / Math.sqrt(n * pi0 * (1 - pi0));
+  return { score, expected, ratio, ratioLow, ratioHigh, z: zScore, significant: score !== 0 };
 }
 
 /**
