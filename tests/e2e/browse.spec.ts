@@ -11,9 +11,12 @@ interface TopicSummary {
     last28: number;
     total: number;
     sentence: string;
-    weekly: { weekStart: string; count: number }[];
+    changePct: number | null;
+    changeWithheld: 'before-first-listing' | 'fewer-listing-days' | null;
+    /** null: a week before the store's first listing day ("no data", not 0). */
+    weekly: { weekStart: string; count: number | null }[];
   };
-  rising: { score: number; z: number };
+  rising: { score: number; z: number; significant: boolean };
 }
 interface TopicDetail extends TopicSummary {
   paperIds: string[];
@@ -78,6 +81,11 @@ test('the directory lists every topic, and Rising, Largest and A–Z reorder the
   await page.getByRole('tab', { name: 'Largest' }).click();
   expect(await topicNames(page).allTextContents()).not.toEqual(rising);
   await page.getByRole('tab', { name: 'Rising' }).click();
+  // Rising is not by percentage, and the page says so.
+  await expect(page.getByTestId('rising-why')).toContainText('not by percentage');
+  await page.getByRole('tab', { name: 'Largest' }).click();
+  await expect(page.getByTestId('rising-why')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Rising' }).click();
   await page.screenshot({ path: shot('directory.png') });
 
   // "/" focuses the filter, which narrows the list as one types.
@@ -134,7 +142,9 @@ test('a topic page shows the API’s momentum, weekly counts and newest papers',
   await expect(table.locator('tbody th')).toHaveText(
     topic.momentum.weekly.map((w) => weekLabel(w.weekStart)),
   );
-  await expect(table.locator('tbody td')).toHaveText(topic.momentum.weekly.map((w) => String(w.count)));
+  await expect(table.locator('tbody td')).toHaveText(
+    topic.momentum.weekly.map((w) => (w.count === null ? 'no data' : w.count.toLocaleString('en-US'))),
+  );
 
   // Newest first, a page at a time.
   const cards = page.getByTestId('paper-card');
