@@ -1,11 +1,4 @@
-import {
-  CompiledTaxonomy,
-  collectionStats,
-  topicDefinitionHash,
-  type PaperTag,
-  type Taxonomy,
-  type TaggablePaper,
-} from '@quire/core';
+import { CompiledTaxonomy, collectionStats, topicDefinitionHash, type Taxonomy } from '@quire/core';
 import type { Database } from 'better-sqlite3';
 import { TagStore } from './tag-store.ts';
 
@@ -21,7 +14,7 @@ export interface RetagReport {
   /** Topics whose definition is new or changed: re-tagged over every paper. */
   changedTopics: string[];
   removedTopics: string[];
-  /** Papers new or changed since they were last tagged: tagged against every topic. */
+  /** Papers tagged against every topic: new or changed since last tagged, or touched by a changed topic. */
   stalePapers: number;
   papers: number;
   durationMs: number;
@@ -31,9 +24,9 @@ const BATCH = 2000;
 
 /**
  * Brings stored tags up to date without a full rebuild: papers added or changed since they were tagged get
- * every topic; topics whose definition hash changed (or that are new) are re-run over all papers alone;
- * removed topics lose their tags. Every step is resumable: a paper stays stale and a topic keeps no hash
- * until its tags are written.
+ * every topic; a topic whose definition hash changed (or that is new) is read over all papers alone, and
+ * only the papers it tags now or had tagged before are tagged again; removed topics lose their tags.
+ * Every step is resumable: a paper stays stale and a topic keeps no hash until its tags are written.
  */
 export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = {}): RetagReport {
   const now = options.now ?? (() => new Date());
@@ -57,41 +50,27 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
   if (changed.length === 0 && removed.length === 0 && store.staleCount() === 0) return report;
 
   const papers = store.allPapers();
+  const stats = collectionStats(taxonomy, papers);
+  // A changed or removed topic can change which of a paper's topics are kept (tags compete for a few
+  // places, and a kept narrower tag implies its parents), so every paper it touches, before or now, is
+  // tagged anew with the whole taxonomy. Those papers are marked stale in the same transaction that drops
+  // the old tags, so an interrupted run resumes with them.
+  const touched = new Set<string>(store.papersWithTopics([...removed, ...changed]));
+  if (changed.length > 0) {
+    const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
+    for (const p of papers) if (partial.passing(p).length > 0) touched.add(p.id);
+  }
+  store.resetTopics([...removed, ...changed], touched);
   const stale = new Set(options.full ? papers.map((p) => p.id) : store.staleIds());
   report.stalePapers = stale.size;
   report.papers = papers.length;
 
-  store.resetTopics([...removed, ...changed]);
-  const stats = collectionStats(taxonomy, papers);
-  const total = (changed.length > 0 ? papers.length - stale.size : 0) + stale.size;
-  let done = 0;
-  const run = (
-    engine: CompiledTaxonomy,
-    subset: TaggablePaper[],
-    write: (batch: { id: string; tags: PaperTag[] }[]) => void,
-  ) => {
-    for (let i = 0; i < subset.length; i += BATCH) {
-      const batch = subset.slice(i, i + BATCH).map((p) => ({ id: p.id, tags: engine.tag(p) }));
-      write(batch);
-      done += batch.length;
-      options.onProgress?.(done, total);
-    }
-  };
-  if (changed.length > 0) {
-    const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
-    run(
-      partial,
-      papers.filter((p) => !stale.has(p.id)),
-      (b) => store.addTags(b),
-    );
-  }
-  if (stale.size > 0) {
-    const full = new CompiledTaxonomy(taxonomy, stats);
-    run(
-      full,
-      papers.filter((p) => stale.has(p.id)),
-      (b) => store.replacePaperTags(b),
-    );
+  const full = new CompiledTaxonomy(taxonomy, stats);
+  const subset = papers.filter((p) => stale.has(p.id));
+  for (let i = 0; i < subset.length; i += BATCH) {
+    const batch = subset.slice(i, i + BATCH).map((p) => ({ id: p.id, tags: full.tag(p) }));
+    store.replacePaperTags(batch);
+    options.onProgress?.(Math.min(i + BATCH, subset.length), subset.length);
   }
   store.recordTopicHashes(current, now());
   report.durationMs = now().getTime() - started;

@@ -5,6 +5,8 @@ const SELECT_TAGGABLE = `SELECT id, title, abstract, categories FROM papers`;
 const SELECT_STALE_IDS = `SELECT id FROM papers WHERE tags_stale = 1`;
 const COUNT_STALE = `SELECT COUNT(*) FROM papers WHERE tags_stale = 1`;
 const CLEAR_STALE = `UPDATE papers SET tags_stale = 0 WHERE id = ?`;
+const MARK_STALE = `UPDATE papers SET tags_stale = 1 WHERE id = ?`;
+const SELECT_PAPERS_WITH_TOPICS = `SELECT DISTINCT paper_id FROM paper_tags WHERE topic IN (SELECT value FROM json_each(?))`;
 const DELETE_PAPER_TAGS = `DELETE FROM paper_tags WHERE paper_id = ?`;
 const DELETE_TOPIC_TAGS = `DELETE FROM paper_tags WHERE topic = ?`;
 const INSERT_TAG = `INSERT OR REPLACE INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, ?, ?)`;
@@ -38,6 +40,8 @@ export class TagStore {
   readonly #staleIds: Statement<[], string>;
   readonly #countStale: Statement<[], number>;
   readonly #clearStale: Statement<[string], unknown>;
+  readonly #markStale: Statement<[string], unknown>;
+  readonly #papersWithTopics: Statement<[string], string>;
   readonly #deletePaperTags: Statement<[string], unknown>;
   readonly #deleteTopicTags: Statement<[string], unknown>;
   readonly #insertTag: Statement<[string, string, number, string], unknown>;
@@ -52,6 +56,8 @@ export class TagStore {
     this.#staleIds = db.prepare<[], string>(SELECT_STALE_IDS).pluck();
     this.#countStale = db.prepare<[], number>(COUNT_STALE).pluck();
     this.#clearStale = db.prepare(CLEAR_STALE);
+    this.#markStale = db.prepare(MARK_STALE);
+    this.#papersWithTopics = db.prepare<[string], string>(SELECT_PAPERS_WITH_TOPICS).pluck();
     this.#deletePaperTags = db.prepare(DELETE_PAPER_TAGS);
     this.#deleteTopicTags = db.prepare(DELETE_TOPIC_TAGS);
     this.#insertTag = db.prepare(INSERT_TAG);
@@ -88,17 +94,16 @@ export class TagStore {
     })();
   }
 
-  /** Adds tags of re-tagged topics (their old rows are removed by `resetTopics`). */
-  addTags(results: readonly { id: string; tags: readonly PaperTag[] }[]): void {
-    this.#db.transaction(() => {
-      for (const { id, tags } of results) {
-        for (const tag of tags) this.#insertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
-      }
-    })();
+  /** Papers holding a stored tag of any of these topics. */
+  papersWithTopics(slugs: readonly string[]): string[] {
+    if (slugs.length === 0) return [];
+    return this.#papersWithTopics.all(JSON.stringify(slugs));
   }
 
-  resetTopics(slugs: Iterable<string>): void {
+  /** Forgets the topics' tags and hashes and marks `stale` papers for tagging anew, in one transaction. */
+  resetTopics(slugs: Iterable<string>, stale: Iterable<string> = []): void {
     this.#db.transaction(() => {
+      for (const id of stale) this.#markStale.run(id);
       for (const slug of slugs) {
         this.#deleteTopicTags.run(slug);
         this.#deleteTopicState.run(slug);

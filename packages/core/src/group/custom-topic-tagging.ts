@@ -25,6 +25,8 @@ export function customTopicSpec(topic: CustomTopic): TopicSpec {
     parents: [],
     definition: {
       phrases: topic.phrases.map((term) => ({ terms: [term], weight: CUSTOM_PHRASE_WEIGHT })),
+      // The member chose each phrase, one word or several: one mention is meant to be enough.
+      singleWordSuffices: true,
       ...(topic.exemplars.length > 0 ? { exemplars: [...topic.exemplars] } : {}),
     },
   };

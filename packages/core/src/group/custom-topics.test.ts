@@ -188,7 +188,7 @@ describe('custom topics in the tagging engine', () => {
       acronyms: '',
       description: 'A topic defined by the group: LLM agent.',
       parents: [],
-      definition: { phrases: [{ terms: ['LLM agent'], weight: 3 }] },
+      definition: { phrases: [{ terms: ['LLM agent'], weight: 3 }], singleWordSuffices: true },
     });
     expect(customTopicsTaxonomy(listCustomTopics(doc))?.topics.map((t) => t.slug)).toEqual(['custom-agents']);
     expect(customTopicsTaxonomy([])).toBeNull();

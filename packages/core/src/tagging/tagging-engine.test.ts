@@ -40,7 +40,11 @@ const TAXONOMY = {
       exclude: ['ragdoll'],
       categoryPriors: { 'cs.IR': 1 },
     }),
-    topic('reinforcement-prefix', { phrases: [{ terms: ['reinforc*'], weight: 3 }] }),
+    // Prefix matching on its own: one word may carry this topic.
+    topic('reinforcement-prefix', {
+      phrases: [{ terms: ['reinforc*'], weight: 3 }],
+      singleWordSuffices: true,
+    }),
     topic('policies', { phrases: [{ terms: ['diffusion policy'], weight: 3 }] }),
     topic('gated', {
       phrases: [{ terms: ['tool use'], weight: 5 }],

@@ -1,5 +1,7 @@
 import type { Taxonomy } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
+import { ROLE_NOTE, ROLE_WEIGHT, sentencesOf } from './sentence-roles.ts';
+import { TagSelection } from './tag-selection.ts';
 import { TermIndex, type TermHit } from './term-index.ts';
 import { STOPWORDS, tokenise } from './tokenise.ts';
 
@@ -52,6 +54,8 @@ const DEFAULT_EXEMPLAR_WEIGHT = 2;
 const PROFILE_SIZE = 40;
 /** Profile mass a paper must share for full exemplar credit. */
 const PROFILE_FULL = 0.35;
+/** Exemplar points that count as a second piece of evidence beside a single generic word. */
+const MIN_EXEMPLAR_SUPPORT = 1;
 
 interface CompiledTopic {
   spec: TopicSpec;
@@ -61,15 +65,47 @@ interface CompiledTopic {
   exemplarWeight: number;
 }
 
+/** Where a mention was read: the title, or a sentence of the abstract with its role's weight. */
+interface Unit {
+  /** -1 for the title, else the sentence's index. */
+  index: number;
+  weight: number;
+}
+
 interface Accumulator {
   groupTitle: Uint8Array;
   groupCount: Uint16Array;
-  /** Where the group's last counted mention ended, in the field being scanned. */
+  /** The best sentence weight a group was mentioned with in the abstract. */
+  groupBest: Float32Array;
+  /** Where the group's last counted mention ended, and in which unit (so no reset is needed per unit). */
   groupEnd: Int32Array;
+  groupEndUnit: Int32Array;
   groupTerm: (string | undefined)[];
-  required: Uint8Array;
+  /** Per requireAll group: met in the title, and a bit per plain sentence it was met in (the first 32). */
+  requiredTitle: Uint8Array;
+  requiredSentences: Uint32Array;
+  /** A bridging phrase ("agentic RL") was read in the title or a plain sentence. */
+  bridged: boolean;
+  /** The first term read with some weight; whether a different one was read too; whether one is specific. */
+  firstTerm: string | undefined;
+  twoTerms: boolean;
+  specific: boolean;
   excluded: boolean;
+  /** The span of the homonym phrases read in a unit (see TopicDefinition.mask), and which unit. */
+  maskStart: number;
+  maskEnd: number;
+  maskUnit: number;
   profile: number;
+}
+
+const PLAIN = ROLE_WEIGHT.plain;
+const ROLE_BY_WEIGHT = new Map(
+  (Object.keys(ROLE_WEIGHT) as (keyof typeof ROLE_WEIGHT)[]).map((role) => [ROLE_WEIGHT[role], role]),
+);
+
+function isSpecific(term: string): boolean {
+  const bare = term.replace(/\*$/, '').trim();
+  return /\s/.test(bare) || bare !== bare.toLowerCase();
 }
 
 export class CompiledTaxonomy {
@@ -79,15 +115,21 @@ export class CompiledTaxonomy {
   /** Folded word → [(topic, weight)] for exemplar profiles. */
   private readonly profileIndex = new Map<string, { topic: number; weight: number }[]>();
   private readonly exemplarOf = new Map<string, number[]>();
+  private readonly fallbackBy = new Map<string, CompiledTopic>();
+  /** Null when compiled for some topics only: choosing among tags needs them all. */
+  private readonly selection: TagSelection | null;
 
   constructor(taxonomy: Taxonomy, options: CompileOptions = {}) {
     this.version = taxonomy.version;
+    this.selection = options.only ? null : new TagSelection(taxonomy);
     for (const spec of taxonomy.topics) {
       if (options.only && !options.only.has(spec.slug)) continue;
       const t = this.topics.length;
       const def = spec.definition;
       def.phrases.forEach((g, group) =>
-        g.terms.forEach((term) => this.index.add(term, { topic: t, role: 'phrase', group, term })),
+        g.terms.forEach((term) =>
+          this.index.add(term, { topic: t, role: 'phrase', group, term, specific: isSpecific(term) }),
+        ),
       );
       (def.requireAll ?? []).forEach((terms, group) =>
         terms.forEach((term) => this.index.add(term, { topic: t, role: 'require', group, term })),
@@ -95,6 +137,7 @@ export class CompiledTaxonomy {
       (def.exclude ?? []).forEach((term) =>
         this.index.add(term, { topic: t, role: 'exclude', group: 0, term }),
       );
+      (def.mask ?? []).forEach((term) => this.index.add(term, { topic: t, role: 'mask', group: 0, term }));
       const exemplarIds = new Set(def.exemplars ?? []);
       for (const id of exemplarIds) this.exemplarOf.set(id, [...(this.exemplarOf.get(id) ?? []), t]);
       this.topics.push({
@@ -105,6 +148,9 @@ export class CompiledTaxonomy {
         exemplarWeight: def.exemplarWeight ?? DEFAULT_EXEMPLAR_WEIGHT,
       });
       this.addProfile(t, [...exemplarIds], options);
+      const compiled = this.topics[t];
+      for (const category of def.fallbackCategories ?? [])
+        if (compiled) this.fallbackBy.set(category, compiled);
     }
   }
 
@@ -139,56 +185,37 @@ export class CompiledTaxonomy {
     }
   }
 
-  /** The topics a paper directly gets, strongest first, with the evidence for each. */
+  /**
+   * The topics a paper directly gets, with the evidence for each: its most specific, best-supported
+   * tags, strongest first (see TagSelection). Compiled with `only`, every topic of those that passes
+   * is returned, unselected: the caller re-tags the papers it touches with the whole taxonomy.
+   */
   tag(paper: TaggablePaper): PaperTag[] {
-    const acc = new Map<number, Accumulator>();
-    const get = (topic: number): Accumulator => {
-      let a = acc.get(topic);
-      if (!a) {
-        const groups = this.topics[topic]?.spec.definition.phrases.length ?? 0;
-        a = {
-          groupTitle: new Uint8Array(groups),
-          groupCount: new Uint16Array(groups),
-          groupEnd: new Int32Array(groups).fill(-1),
-          groupTerm: new Array<string | undefined>(groups),
-          required: new Uint8Array(this.topics[topic]?.requireCount ?? 0),
-          excluded: false,
-          profile: 0,
-        };
-        acc.set(topic, a);
-      }
-      return a;
-    };
-    const onHit = (inTitle: boolean) => (hit: TermHit) => {
-      const a = get(hit.ref.topic);
-      if (hit.ref.role === 'exclude') a.excluded = true;
-      else if (hit.ref.role === 'require') a.required[hit.ref.group] = 1;
-      else {
-        const g = hit.ref.group;
-        // Overlapping or adjacent hits of one group are one mention: "multi-agent debate" also holds
-        // "multi-agent", and "Vision-Language-Action (VLA)" names the same thing twice.
-        const last = a.groupEnd[g] ?? -1;
-        if (last < 0 || hit.start > last) a.groupCount[g] = (a.groupCount[g] ?? 0) + 1;
-        a.groupEnd[g] = Math.max(last, hit.end);
-        if (inTitle) a.groupTitle[g] = 1;
-        if (a.groupTerm[g] === undefined || inTitle) a.groupTerm[g] = hit.ref.term;
-      }
-    };
-    const title = tokenise(paper.title);
-    const abstract = tokenise(paper.abstract);
-    this.index.scan(title.lower, title.exact, onHit(true));
-    for (const a of acc.values()) a.groupEnd.fill(-1);
-    this.index.scan(abstract.lower, abstract.exact, onHit(false));
-    if (this.profileIndex.size > 0) {
-      const seen = new Set<string>();
-      for (const word of [...title.lower, ...abstract.lower]) {
-        if (seen.has(word)) continue;
-        seen.add(word);
-        const entries = this.profileIndex.get(word);
-        if (entries) for (const e of entries) get(e.topic).profile += e.weight;
-      }
-    }
+    const passing = this.passing(paper);
+    if (!this.selection) return passing;
+    if (passing.length === 0) return this.fallback(paper);
+    return this.selection.choose(passing);
+  }
 
+  /** The broad topic of the paper's primary category, for a paper no topic fits (see fallbackCategories). */
+  private fallback(paper: TaggablePaper): PaperTag[] {
+    const primary = paper.categories[0];
+    if (primary === undefined) return [];
+    const topic = this.fallbackBy.get(primary);
+    if (!topic) return [];
+    const detail = `listed first in ${primary}, and no narrower topic fits`;
+    return [
+      {
+        slug: topic.spec.slug,
+        score: topic.threshold,
+        evidence: [{ rule: 'category', detail, points: topic.threshold }],
+      },
+    ];
+  }
+
+  /** Every topic whose score reaches its threshold, strongest first. */
+  passing(paper: TaggablePaper): PaperTag[] {
+    const acc = this.read(paper);
     const tags: PaperTag[] = [];
     for (const [t, a] of acc) {
       const topic = this.topics[t];
@@ -210,20 +237,142 @@ export class CompiledTaxonomy {
     return tags.sort((x, y) => y.score - x.score || (x.slug < y.slug ? -1 : 1));
   }
 
+  /** Reads the title and each sentence of the abstract against every term of the taxonomy. */
+  private read(paper: TaggablePaper): Map<number, Accumulator> {
+    const acc = new Map<number, Accumulator>();
+    const get = (topic: number): Accumulator => {
+      let a = acc.get(topic);
+      if (!a) {
+        const spec = this.topics[topic]?.spec;
+        const groups = spec?.definition.phrases.length ?? 0;
+        const required = this.topics[topic]?.requireCount ?? 0;
+        a = {
+          groupTitle: new Uint8Array(groups),
+          groupCount: new Uint16Array(groups),
+          groupBest: new Float32Array(groups),
+          groupEnd: new Int32Array(groups),
+          groupEndUnit: new Int32Array(groups).fill(-2),
+          groupTerm: new Array<string | undefined>(groups),
+          requiredTitle: new Uint8Array(required),
+          requiredSentences: new Uint32Array(required),
+          bridged: false,
+          firstTerm: undefined,
+          twoTerms: false,
+          specific: false,
+          excluded: false,
+          maskStart: 0,
+          maskEnd: -1,
+          maskUnit: -2,
+          profile: 0,
+        };
+        acc.set(topic, a);
+      }
+      return a;
+    };
+    const onHit = (unit: Unit) => (hit: TermHit) => {
+      const a = get(hit.ref.topic);
+      const inTitle = unit.index < 0;
+      if (hit.ref.role === 'exclude') {
+        a.excluded = true;
+        return;
+      }
+      if (hit.ref.role === 'mask') return;
+      // A homonym phrase starting at or before this hit and reaching into it.
+      if (a.maskUnit === unit.index && hit.start >= a.maskStart && hit.start < a.maskEnd) return;
+      if (hit.ref.role === 'require') {
+        if (inTitle) a.requiredTitle[hit.ref.group] = 1;
+        else if (unit.weight >= PLAIN && unit.index < 32) {
+          a.requiredSentences[hit.ref.group] = (a.requiredSentences[hit.ref.group] ?? 0) | (1 << unit.index);
+        }
+        return;
+      }
+      if (unit.weight <= 0) return;
+      const g = hit.ref.group;
+      // Overlapping or adjacent hits of one group are one mention: "multi-agent debate" also holds
+      // "multi-agent", and "Vision-Language-Action (VLA)" names the same thing twice.
+      const last = a.groupEndUnit[g] === unit.index ? (a.groupEnd[g] ?? -1) : -1;
+      if (last < 0 || hit.start > last) a.groupCount[g] = (a.groupCount[g] ?? 0) + 1;
+      a.groupEnd[g] = Math.max(last, hit.end);
+      a.groupEndUnit[g] = unit.index;
+      if (inTitle) a.groupTitle[g] = 1;
+      else a.groupBest[g] = Math.max(a.groupBest[g] ?? 0, unit.weight);
+      if (a.groupTerm[g] === undefined || inTitle) a.groupTerm[g] = hit.ref.term;
+      if (a.firstTerm === undefined) a.firstTerm = hit.ref.term;
+      else if (a.firstTerm !== hit.ref.term) a.twoTerms = true;
+      if (hit.ref.specific && unit.weight >= ROLE_WEIGHT.contrast) a.specific = true;
+      const group = this.topics[hit.ref.topic]?.spec.definition.phrases[g];
+      if (group?.bridges && unit.weight >= PLAIN) a.bridged = true;
+    };
+    const hits: TermHit[] = [];
+    const collect = (hit: TermHit) => hits.push(hit);
+    const scan = (text: string, unit: Unit) => {
+      const tokens = tokenise(text);
+      hits.length = 0;
+      this.index.scan(tokens.lower, tokens.exact, collect);
+      // Homonym phrases first: a hit inside one must not count, whatever order the hits came in.
+      for (const hit of hits) {
+        if (hit.ref.role !== 'mask') continue;
+        const a = get(hit.ref.topic);
+        if (a.maskUnit !== unit.index) {
+          a.maskUnit = unit.index;
+          a.maskStart = hit.start;
+          a.maskEnd = hit.end;
+        } else {
+          a.maskStart = Math.min(a.maskStart, hit.start);
+          a.maskEnd = Math.max(a.maskEnd, hit.end);
+        }
+      }
+      const handle = onHit(unit);
+      for (const hit of hits) handle(hit);
+      return tokens;
+    };
+    const title = scan(paper.title, { index: -1, weight: PLAIN });
+    const words: string[][] = [title.lower];
+    sentencesOf(paper.abstract).forEach((sentence, index) => {
+      words.push(scan(sentence.text, { index, weight: ROLE_WEIGHT[sentence.role] }).lower);
+    });
+    if (this.profileIndex.size > 0) {
+      const seen = new Set<string>();
+      for (const list of words) {
+        for (const word of list) {
+          if (seen.has(word)) continue;
+          seen.add(word);
+          const entries = this.profileIndex.get(word);
+          if (entries) for (const e of entries) get(e.topic).profile += e.weight;
+        }
+      }
+    }
+    return acc;
+  }
+
+  /** The required concepts meet locally: all in the title, or each in the title or one plain sentence. */
+  private requiredMet(topic: CompiledTopic, a: Accumulator): boolean {
+    if (topic.requireCount === 0 || a.bridged) return true;
+    if (a.requiredTitle.every((r) => r === 1)) return true;
+    // The sentences where every group not already in the title was met: one is enough.
+    let shared = 0xffffffff;
+    for (let g = 0; g < topic.requireCount; g++) {
+      if (a.requiredTitle[g] !== 1) shared &= a.requiredSentences[g] ?? 0;
+    }
+    return shared !== 0;
+  }
+
   private score(topic: CompiledTopic, a: Accumulator, paper: TaggablePaper): PaperTag | null {
-    if (a.excluded || !a.required.every((r) => r === 1)) return null;
+    if (a.excluded || !this.requiredMet(topic, a)) return null;
     const evidence: TagEvidence[] = [];
     let score = 0;
     topic.spec.definition.phrases.forEach((group, g) => {
       const count = a.groupCount[g] ?? 0;
       if (count === 0) return;
       const inTitle = a.groupTitle[g] === 1;
+      const best = a.groupBest[g] ?? 0;
       const repeat = Math.min(1.5, 1 + 0.25 * (count - 1));
-      const points = group.weight * (inTitle ? TITLE_BOOST : 1) * repeat;
+      const points = group.weight * (inTitle ? TITLE_BOOST : best) * repeat;
       score += points;
+      const note = inTitle || best >= PLAIN ? '' : ROLE_NOTE[ROLE_BY_WEIGHT.get(best) ?? 'plain'];
       evidence.push({
         rule: 'phrase',
-        detail: a.groupTerm[g] ?? '',
+        detail: note ? `${a.groupTerm[g] ?? ''} (${note}, ×${best})` : (a.groupTerm[g] ?? ''),
         field: inTitle ? 'title' : 'abstract',
         points: round(points),
       });
@@ -236,9 +385,11 @@ export class CompiledTaxonomy {
         break;
       }
     }
+    let exemplarPoints = 0;
     if (a.profile > 0) {
       const points = topic.exemplarWeight * Math.min(1, a.profile / PROFILE_FULL);
       if (points >= 0.1) {
+        exemplarPoints = points;
         score += points;
         evidence.push({
           rule: 'exemplar',
@@ -247,10 +398,22 @@ export class CompiledTaxonomy {
         });
       }
     }
-    if (topic.requireCount > 0 && score > 0) {
-      evidence.push({ rule: 'required', detail: 'every required concept is present', points: 0 });
+    // One generic word ("mesh", "physics", "aggregation"), however often repeated, never carries a tag.
+    const supported =
+      topic.spec.definition.singleWordSuffices === true ||
+      a.specific ||
+      a.twoTerms ||
+      exemplarPoints >= MIN_EXEMPLAR_SUPPORT;
+    if (!supported || score < topic.threshold) return null;
+    if (topic.requireCount > 0) {
+      evidence.push({
+        rule: 'required',
+        detail: a.bridged
+          ? 'one phrase names every required concept'
+          : 'the required concepts meet in the title or one sentence',
+        points: 0,
+      });
     }
-    if (score < topic.threshold) return null;
     return { slug: topic.spec.slug, score: round(score), evidence };
   }
 }

@@ -1,4 +1,5 @@
 import { CoreError } from '../errors.ts';
+import { ENGINE_VERSION } from './engine-version.ts';
 import type { PhraseGroup, TopicDefinition, TopicSpec } from './taxonomy-types.ts';
 import { tokenise } from './tokenise.ts';
 
@@ -50,7 +51,10 @@ function readDefinition(raw: unknown, slug: string): TopicDefinition {
     const terms = stringList(g.terms, `${where}.phrases[${i}].terms`);
     if (terms.length === 0) fail(`${where}.phrases[${i}] has no terms.`);
     checkTerms(terms, `${where}.phrases[${i}]`);
-    return { terms, weight: g.weight };
+    if (g.bridges !== undefined && typeof g.bridges !== 'boolean') {
+      fail(`${where}.phrases[${i}].bridges must be true or false.`);
+    }
+    return g.bridges === true ? { terms, weight: g.weight, bridges: true } : { terms, weight: g.weight };
   });
   const def: TopicDefinition = { phrases };
   if (raw.requireAll !== undefined) {
@@ -65,6 +69,10 @@ function readDefinition(raw: unknown, slug: string): TopicDefinition {
   if (raw.exclude !== undefined) {
     def.exclude = stringList(raw.exclude, `${where}.exclude`);
     checkTerms(def.exclude, `${where}.exclude`);
+  }
+  if (raw.mask !== undefined) {
+    def.mask = stringList(raw.mask, `${where}.mask`);
+    checkTerms(def.mask, `${where}.mask`);
   }
   if (raw.categoryPriors !== undefined) {
     if (
@@ -84,6 +92,14 @@ function readDefinition(raw: unknown, slug: string): TopicDefinition {
     if (typeof raw.threshold !== 'number' || !(raw.threshold > 0))
       fail(`${where}.threshold must be a positive number.`);
     def.threshold = raw.threshold;
+  }
+  if (raw.fallbackCategories !== undefined) {
+    def.fallbackCategories = stringList(raw.fallbackCategories, `${where}.fallbackCategories`);
+  }
+  if (raw.singleWordSuffices !== undefined) {
+    if (typeof raw.singleWordSuffices !== 'boolean')
+      fail(`${where}.singleWordSuffices must be true or false.`);
+    def.singleWordSuffices = raw.singleWordSuffices;
   }
   if (phrases.length === 0 && !def.exemplars?.length) {
     fail(`${where} has no phrases and no exemplars, so it matches nothing.`);
@@ -169,7 +185,7 @@ export function loadTaxonomy(raw: unknown): Taxonomy {
 export function topicDefinitionHash(taxonomy: Taxonomy, slug: string): string {
   const topic = taxonomy.bySlug.get(slug);
   if (!topic) fail(`Unknown topic "${slug}".`);
-  const text = JSON.stringify(topic.definition);
+  const text = `${ENGINE_VERSION} ${JSON.stringify(topic.definition)}`;
   // FNV-1a, 32 bits: enough to notice a change; not a security boundary.
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

@@ -43,6 +43,12 @@ export interface TopicDefinition {
   requireAll?: string[][];
   /** Any of these terms anywhere vetoes the topic (score 0). */
   exclude?: string[];
+  /**
+   * Homonyms: phrases in which a topic word means something else ("camera pose" for Human Pose, "graph
+   * diffusion" for Diffusion Models). A phrase or required term read where one of these starts at or
+   * before it and overlaps it does not count; the rest of the paper still can.
+   */
+  mask?: string[];
   /** Added to a score that is already above 0 when the paper lists the category (primary or cross-list). */
   categoryPriors?: Record<string, number>;
   /**
@@ -53,10 +59,26 @@ export interface TopicDefinition {
   exemplarWeight?: number;
   /** Minimum score to tag; default 3. */
   threshold?: number;
+  /**
+   * A single lowercase word may carry the tag alone. Off for the taxonomy (one generic word such as "mesh"
+   * never tags a paper: a tag needs two distinct terms, a phrase or acronym, or exemplar support); on for a
+   * group's custom topics, whose every phrase is the member's own deliberate choice.
+   */
+  singleWordSuffices?: boolean;
+  /**
+   * Primary arXiv categories for which this (broad) topic is the paper's tag when no topic at all passes:
+   * a cs.CV paper none of whose words fit a narrower topic is still a Computer Vision paper.
+   */
+  fallbackCategories?: string[];
 }
 
 export interface PhraseGroup {
   terms: string[];
   /** Points when the group matches in the abstract only. A title match counts `titleBoost` times (default 1.5). */
   weight: number;
+  /**
+   * Each term names every requireAll concept at once ("agentic RL" is both RL and an agent), so reading
+   * one in the title or a plain sentence meets the requirement on its own.
+   */
+  bridges?: boolean;
 }

@@ -4,7 +4,7 @@ import { tokenise } from './tokenise.ts';
  * All terms of all topics in two tries of words (one case-folded, one exact-case), so a paper is matched
  * against the whole taxonomy in one pass over its words instead of once per term.
  */
-export type TermRole = 'phrase' | 'require' | 'exclude';
+export type TermRole = 'phrase' | 'require' | 'exclude' | 'mask';
 
 export interface TermRef {
   topic: number;
@@ -13,6 +13,11 @@ export interface TermRef {
   group: number;
   /** The term as written in the taxonomy, for evidence. */
   term: string;
+  /**
+   * A phrase of several words or an exact-case acronym ("gaussian splatting", "GRPO"): specific enough to
+   * carry a tag alone. A single lowercase word ("mesh", "physics") is not.
+   */
+  specific?: boolean;
 }
 
 interface TrieNode {

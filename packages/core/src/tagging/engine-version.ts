@@ -1,0 +1,6 @@
+/**
+ * Bumped when the engine's reading changes (not a topic's definition): part of every topic's definition
+ * hash, so stored tags made by an older engine are re-made.
+ * 2: sentence roles, local co-occurrence, no tag on one generic word, a choice of direct tags per paper.
+ */
+export const ENGINE_VERSION = 2;
