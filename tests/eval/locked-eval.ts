@@ -335,3 +335,56 @@ export function devTaxonomyFigures(
   if (process.env.EVAL_VERBOSE) for (const m of misses.sort()) console.log(`  ${m}`);
   return { papers: ids.length, precision: round3(p.p), recall: round3(r.p) };
 }
+
+/**
+ * RL for LLM Agents and Agentic RL on their second pool (rl-agents-pool.ts: an RL concept and an agent
+ * concept anywhere), judged like the locked set and held out the same way.
+ */
+export function rlAgentsFigures(
+  judgments: readonly LockedJudgment[],
+  corpus: readonly TaggablePaper[],
+  inPool: (paper: TaggablePaper) => boolean,
+  predict: Predictions,
+): Record<string, unknown> {
+  const byId = new Map(corpus.map((p) => [p.id, p]));
+  const pool = corpus.filter(inPool);
+  const out: Record<string, unknown> = {};
+  console.log('');
+  console.log(
+    `the second pool for RL for LLM Agents (an RL and an agent concept anywhere): ${pool.length} papers`,
+  );
+  for (const slug of ['rl-for-llm-agents', 'agentic-rl']) {
+    const labels = consensus(judgments.filter((j) => j.topic === slug));
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    let yes = 0;
+    for (const [key, label] of labels) {
+      const paper = byId.get(key.split(' ')[0] ?? '');
+      if (!paper) throw new Error(`locked-rl-agents.jsonl names ${key}, whose paper is not in the corpus.`);
+      const tagged = predict.all(paper).has(slug);
+      if (label) yes++;
+      if (tagged && label) tp++;
+      else if (tagged) fp++;
+      else if (label) fn++;
+    }
+    const p = wilson(tp, tp + fp);
+    const r = wilson(tp, tp + fn);
+    const tagged = corpus.filter((paper) => predict.all(paper).has(slug));
+    const outside = tagged.filter((paper) => !inPool(paper)).length;
+    const estimate = Math.round((pool.length * yes) / Math.max(1, labels.size));
+    console.log(
+      `${slug.padEnd(34)} sample ${labels.size}, in-topic in pool ≈ ${estimate}: precision ${formatInterval(p)}, ` +
+        `recall ${formatInterval(r)}; ${outside} of ${tagged.length} tags outside this pool`,
+    );
+    out[slug] = {
+      pool: pool.length,
+      sample: labels.size,
+      inTopicEstimate: estimate,
+      precision: round3(p.p),
+      recall: round3(r.p),
+      outside,
+    };
+  }
+  return out;
+}

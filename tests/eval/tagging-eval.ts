@@ -9,9 +9,11 @@ import {
   type Taxonomy,
 } from '@quire/core';
 import { loadCorpus } from '../src/replay/index.ts';
+import { inRlAgentsPool } from './rl-agents-pool.ts';
 import {
   devTaxonomyFigures,
   lockedSetFigures,
+  rlAgentsFigures,
   tagDistribution,
   type LockedJudgment,
   type Predictions,
@@ -137,7 +139,7 @@ function score(
 
 /** Precision and recall of the default taxonomy on the development set and on the held-out test set. */
 export async function runTaggingEval(): Promise<Record<string, unknown>> {
-  const dev = loadJudgments(/^dev-set-.*\.jsonl$/);
+  const dev = loadJudgments(/^dev-set-[a-c]\.jsonl$/);
   if (dev.length === 0) throw new Error('No judgments found in tests/eval/dev-set-*.jsonl.');
   const test = loadJudgments(/^test-set\.jsonl$/);
   const taxonomy = defaultTaxonomy();
@@ -197,6 +199,9 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
   const devWide = devTaxonomy.length > 0 ? devTaxonomyFigures(devTaxonomy, byId, predictions) : null;
   const locked = loadLocked(/^locked-set\.jsonl$/);
   const lockedFigures = locked.length > 0 ? lockedSetFigures(locked, papers, predictions) : null;
+  const rlAgents = loadLocked(/^locked-rl-agents\.jsonl$/);
+  const rlAgentsWide =
+    rlAgents.length > 0 ? rlAgentsFigures(rlAgents, papers, inRlAgentsPool, predictions) : null;
   return {
     taxonomyVersion: taxonomy.version,
     dev: devFigures,
@@ -204,5 +209,6 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     tagsPerPaper: distribution,
     ...(devWide ? { devTaxonomy: devWide } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
+    ...(rlAgentsWide ? { rlAgentsPool: rlAgentsWide } : {}),
   };
 }
