@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { repoRoot } from '../src/paths.ts';
 
 // Only the fields these tests read; the web app's own types live in web/src/lib/api/types.ts.
@@ -25,11 +25,20 @@ interface PaperView {
   id: string;
   title: string;
   links: { abs: string; pdf: string };
-  tags: { slug: string; name: string; direct: boolean; evidence: { rule: string; detail: string }[] }[];
+  tags: {
+    slug: string;
+    name: string;
+    direct: boolean;
+    depth: number;
+    evidence: { rule: string; detail: string }[];
+  }[];
 }
 
 const SLUG = 'rl-for-llm-agents';
 const NAME = 'RL for LLM Agents';
+
+/** The most topic chips a card or the paper view shows (web/src/lib/format/topic-chips.ts). */
+const CHIP_LIMIT = 6;
 
 const shot = (name: string): string => resolve(repoRoot, 'test-results', name);
 
@@ -52,6 +61,15 @@ const ORDERS: Record<string, (a: TopicSummary, b: TopicSummary) => number> = {
 function weekLabel(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   return `Week of ${date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })}`;
+}
+
+/** A row of topic chips: some, at most six, the first a tag the tagger gave rather than one it implies. */
+async function expectChipRow(row: Locator): Promise<void> {
+  const chips = row.getByTestId('topic-chip');
+  const shown = await chips.count();
+  expect(shown).toBeGreaterThan(0);
+  expect(shown).toBeLessThanOrEqual(CHIP_LIMIT);
+  await expect(chips.first()).toHaveAttribute('data-direct', 'true');
 }
 
 function topicNames(page: Page) {
@@ -189,20 +207,43 @@ test('a paper view shows the API’s title, tags and evidence; back returns to t
   await page.goto(`/topics/${SLUG}`);
   await page.getByRole('button', { name: /^Load \d+ more$/ }).click();
   await expect(page.getByTestId('paper-card')).toHaveCount(Math.min(40, topic.paperIds.length));
+  // Every card of the topic carries the topic, so each has chips; none says how many it left out.
+  for (const card of await page.getByTestId('paper-card').all()) {
+    await expectChipRow(card);
+    await expect(card.getByTestId('more-topics')).toHaveCount(0);
+  }
   const card = page.getByTestId('paper-card').first();
   await card.getByRole('heading').getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/papers/${id.replace('.', '\\.')}$`));
 
   await expect(page.getByTestId('paper-title')).toHaveText(paper.title);
-  const tagList = page.getByRole('list', { name: 'Topics' });
-  await expect(tagList.getByRole('link')).toHaveText(paper.tags.map((t) => t.name));
+  // The chips: at most six of the paper's tags, most specific first (direct before implied, deeper before
+  // shallower), so none left out is more specific than one shown; "+N" leads to the full list below.
+  const chipRow = page.getByTestId('topic-chips');
+  await expectChipRow(chipRow);
+  await expect(chipRow.getByTestId('topic-chip')).toHaveCount(Math.min(CHIP_LIMIT, paper.tags.length));
+  const chipNames = await chipRow.getByTestId('topic-chip').allTextContents();
+  const rank = (t: PaperView['tags'][number]): number => (t.direct ? 1000 : 0) + t.depth;
+  const shownTags = chipNames.map((name) => paper.tags.find((t) => t.name === name));
+  expect(shownTags.every((t) => t !== undefined)).toBe(true);
+  const ranks = shownTags.map((t) => (t ? rank(t) : -1));
+  expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+  const leftOut = paper.tags.filter((t) => !chipNames.includes(t.name));
+  for (const t of leftOut) expect(rank(t)).toBeLessThanOrEqual(Math.min(...ranks));
+  const more = page.getByTestId('more-topics');
+  if (leftOut.length > 0) {
+    await expect(more).toHaveText(`+${leftOut.length} more ${leftOut.length === 1 ? 'topic' : 'topics'}`);
+    await expect(more).toHaveAttribute('href', '#why-heading');
+  } else {
+    await expect(more).toHaveCount(0);
+  }
   await expect(page.getByRole('link', { name: 'Open paper (PDF)' })).toHaveAttribute('href', paper.links.pdf);
   await expect(page.getByRole('link', { name: 'arXiv', exact: true })).toHaveAttribute(
     'href',
     paper.links.abs,
   );
 
-  // Why these topics: one entry per tag, each with its evidence.
+  // Why these topics: one entry per tag (every tag, however many chips show), each with its evidence.
   await expect(page.getByRole('heading', { name: 'Why these topics' })).toBeVisible();
   await expect(page.getByTestId('tag-evidence')).toHaveCount(paper.tags.length);
   for (const tag of paper.tags) {

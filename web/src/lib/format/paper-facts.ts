@@ -10,20 +10,3 @@ export function affiliationsOf(authors: readonly Author[]): string[] {
 export function authorNames(authors: readonly Author[]): string[] {
   return authors.map((a) => a.name);
 }
-
-/**
- * The tags a paper card shows: those the tagger gave, not the broader ones they imply (the paper view lists
- * all), at most `max`, always including the topic whose page the card is on.
- */
-export function cardTags<T extends { slug: string; direct: boolean }>(
-  tags: readonly T[],
-  current: string | undefined,
-  max: number,
-): T[] {
-  const chosen = tags.filter((t) => t.direct || t.slug === current);
-  if (chosen.length <= max) return chosen;
-  const first = chosen.slice(0, max);
-  const here = chosen.find((t) => t.slug === current);
-  if (here && !first.includes(here)) first[max - 1] = here;
-  return first;
-}
