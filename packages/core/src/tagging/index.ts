@@ -4,3 +4,5 @@ export * from './tagging-engine.ts';
 export * from './taxonomy-load.ts';
 export * from './taxonomy-types.ts';
 export { tokenise } from './tokenise.ts';
+export * from './tag-calibration.ts';
+export * from './tag-selection.ts';

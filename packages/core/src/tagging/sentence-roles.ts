@@ -54,7 +54,14 @@ const BOILERPLATE_HINT = /http|www\.|git|hugging|project|availab|release|open|pu
 const ASIDE_HINT = /future|applica|benefit|broader|extended|used (to|in)/i;
 const CONTRAST_HINT = /unlike|contrast|opposed|rather|instead|alternative|without/i;
 
+// Any of the hints above in one pattern: most sentences are plain, and one test tells them apart.
+const ANY_HINT = new RegExp(
+  [BOILERPLATE_HINT, ASIDE_HINT, CONTRAST_HINT, BACKGROUND_HINT].map((r) => r.source).join('|'),
+  'i',
+);
+
 export function roleOf(text: string): SentenceRole {
+  if (!ANY_HINT.test(text)) return 'plain';
   if (BOILERPLATE_HINT.test(text) && BOILERPLATE.test(text)) return 'boilerplate';
   if (ASIDE_HINT.test(text) && ASIDE.test(text)) return 'aside';
   if (CONTRAST_HINT.test(text) && CONTRAST.test(text)) return 'contrast';

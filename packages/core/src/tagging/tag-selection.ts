@@ -1,10 +1,13 @@
+import { tagFeatures, type Calibration, type TagContext } from './tag-calibration.ts';
 import type { PaperTag } from './tagging-engine.ts';
 import type { Taxonomy } from './taxonomy-load.ts';
 
 /** A paper keeps at most this many direct tags; the card shows them with the broader topics they imply. */
 export const MAX_DIRECT_TAGS = 6;
-/** Confidence a broader topic needs to stay a direct tag beside a narrower one that implies it. */
-export const BROAD_KEEP = 1.5;
+/** Calibrated confidence a tag needs to be kept (0.65, chosen on the development judgments only: 0.7 kept too few tags, 0.6 too many wrong ones). */
+export const KEEP_CONFIDENCE = 0.65;
+/** A paper with no tag that sure keeps its best one if it reaches this. */
+export const FLOOR_CONFIDENCE = 0.45;
 /**
  * A tag whose calibrated score (score ÷ its topic's threshold) is under this share of the paper's best
  * is dropped: beside a paper's clear topics, a topic that only scraped past its threshold is noise.
@@ -22,12 +25,16 @@ export class TagSelection {
   readonly #ancestors: Taxonomy['ancestors'];
   readonly #depth: Taxonomy['depth'];
   readonly #threshold = new Map<string, number>();
+  readonly #gated = new Set<string>();
+  readonly #calibration: Calibration | null;
 
-  constructor(taxonomy: Taxonomy) {
+  constructor(taxonomy: Taxonomy, calibration: Calibration | null = null) {
+    this.#calibration = calibration;
     this.#ancestors = taxonomy.ancestors;
     this.#depth = taxonomy.depth;
     for (const topic of taxonomy.topics) {
       this.#threshold.set(topic.slug, topic.definition.threshold ?? DEFAULT_THRESHOLD);
+      if (topic.definition.requireAll?.length) this.#gated.add(topic.slug);
     }
   }
 
@@ -36,31 +43,64 @@ export class TagSelection {
     return tag.score / (this.#threshold.get(tag.slug) ?? DEFAULT_THRESHOLD);
   }
 
+  /** Each passing tag with what its calibrated confidence is read from. */
+  contexts(passing: readonly PaperTag[]): { tag: PaperTag; context: TagContext }[] {
+    const ranked = [...passing].sort((x, y) => this.#rank(x, y));
+    const best = ranked[0] ? this.confidence(ranked[0]) : 1;
+    return ranked.map((tag, rank) => ({
+      tag,
+      context: {
+        ratio: this.confidence(tag),
+        relative: this.confidence(tag) / best,
+        rank,
+        passing: passing.length,
+        depth: this.#depth.get(tag.slug) ?? 0,
+        gated: this.#gated.has(tag.slug),
+      },
+    }));
+  }
+
+  /**
+   * With a calibration: the tags a reader would likely agree with (confidence ≥ KEEP_CONFIDENCE; the best
+   * one alone down to FLOOR_CONFIDENCE, so a paper is not left bare for want of a sure tag), narrowest
+   * first, at most MAX_DIRECT_TAGS, each with its confidence as evidence. Without one: by score ratio.
+   */
   choose(passing: readonly PaperTag[]): PaperTag[] {
+    if (!this.#calibration) return this.#chooseByRatio(passing);
+    const calibration = this.#calibration;
+    const scored = this.contexts(passing).map(({ tag, context }) => ({
+      tag,
+      p: calibration.probability(tagFeatures(tag, context)),
+    }));
+    let kept = scored.filter((s) => s.p >= KEEP_CONFIDENCE);
+    const best = [...scored].sort((x, y) => y.p - x.p)[0];
+    if (kept.length === 0 && best && best.p >= FLOOR_CONFIDENCE) kept = [best];
+    const byP = new Map(kept.map((s) => [s.tag.slug, s.p]));
+    const descendantsBetter = (slug: string, p: number) =>
+      kept.some((s) => s.p >= p && (this.#ancestors.get(s.tag.slug) ?? []).includes(slug));
+    kept = kept.filter((s) => !descendantsBetter(s.tag.slug, s.p));
+    kept.sort(
+      (x, y) =>
+        (this.#depth.get(y.tag.slug) ?? 0) - (this.#depth.get(x.tag.slug) ?? 0) ||
+        y.p - x.p ||
+        (x.tag.slug < y.tag.slug ? -1 : 1),
+    );
+    return kept.slice(0, MAX_DIRECT_TAGS).map(({ tag }) => {
+      const p = byP.get(tag.slug) ?? 0;
+      const detail = `a reader agrees with such a tag about ${Math.round(100 * p)}% of the time`;
+      return { ...tag, evidence: [...tag.evidence, { rule: 'confidence' as const, detail, points: 0 }] };
+    });
+  }
+
+  #chooseByRatio(passing: readonly PaperTag[]): PaperTag[] {
     if (passing.length <= 1) return [...passing];
     const implied = new Set<string>();
     for (const tag of passing)
       for (const ancestor of this.#ancestors.get(tag.slug) ?? []) implied.add(ancestor);
     const narrow = passing.filter((tag) => !implied.has(tag.slug)).sort((x, y) => this.#rank(x, y));
-    // The bar is set by the best of the narrowest tags, so a broad topic that many words support does not
-    // raise it over the specific topics the paper is about.
     const bar = RELATIVE_FLOOR * this.confidence(narrow[0] as PaperTag);
     const kept = narrow.filter((tag) => this.confidence(tag) >= bar);
-    // A broader topic the paper supports strongly on its own, better than any narrower tag implying it,
-    // stays a direct tag too; otherwise it is left implied by its narrower tag.
-    const broad = passing
-      .filter(
-        (tag) =>
-          implied.has(tag.slug) &&
-          this.confidence(tag) >= Math.max(bar, BROAD_KEEP) &&
-          passing.every(
-            (narrower) =>
-              !(this.#ancestors.get(narrower.slug) ?? []).includes(tag.slug) ||
-              this.confidence(tag) > this.confidence(narrower),
-          ),
-      )
-      .sort((x, y) => this.#rank(x, y));
-    return [...kept, ...broad].slice(0, MAX_DIRECT_TAGS);
+    return kept.slice(0, MAX_DIRECT_TAGS);
   }
 
   #rank(x: PaperTag, y: PaperTag): number {

@@ -1,6 +1,8 @@
 import type { Taxonomy } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
 import { ROLE_NOTE, ROLE_WEIGHT, sentencesOf } from './sentence-roles.ts';
+import { defaultCalibration, isDefault } from './default-taxonomy.ts';
+import type { Calibration } from './tag-calibration.ts';
 import { TagSelection } from './tag-selection.ts';
 import { TermIndex, type TermHit } from './term-index.ts';
 import { STOPWORDS, tokenise } from './tokenise.ts';
@@ -18,7 +20,7 @@ import { STOPWORDS, tokenise } from './tokenise.ts';
  * similarity × exemplarWeight. A requireAll group that does not match, or any exclusion, makes it 0.
  */
 export interface TagEvidence {
-  rule: 'phrase' | 'category' | 'exemplar' | 'exemplar-paper' | 'required' | 'implied';
+  rule: 'phrase' | 'category' | 'exemplar' | 'exemplar-paper' | 'required' | 'implied' | 'confidence';
   /** The term, category or exemplar description. */
   detail: string;
   field?: 'title' | 'abstract';
@@ -46,6 +48,8 @@ export interface CompileOptions {
   docCount?: number;
   /** Tag only these topics (for re-tagging changed definitions); default all. */
   only?: ReadonlySet<string>;
+  /** Calibrated confidence for choosing a paper's tags; the default taxonomy's own when left out. */
+  calibration?: Calibration | null;
 }
 
 const TITLE_BOOST = 1.5;
@@ -103,6 +107,25 @@ const ROLE_BY_WEIGHT = new Map(
   (Object.keys(ROLE_WEIGHT) as (keyof typeof ROLE_WEIGHT)[]).map((role) => [ROLE_WEIGHT[role], role]),
 );
 
+function resetAccumulator(a: Accumulator): void {
+  a.groupTitle.fill(0);
+  a.groupCount.fill(0);
+  a.groupBest.fill(0);
+  a.groupEndUnit.fill(-2);
+  a.groupTerm.fill(undefined);
+  a.requiredTitle.fill(0);
+  a.requiredSentences.fill(0);
+  a.bridged = false;
+  a.firstTerm = undefined;
+  a.twoTerms = false;
+  a.specific = false;
+  a.excluded = false;
+  a.maskStart = 0;
+  a.maskEnd = -1;
+  a.maskUnit = -2;
+  a.profile = 0;
+}
+
 function isSpecific(term: string): boolean {
   const bare = term.replace(/\*$/, '').trim();
   return /\s/.test(bare) || bare !== bare.toLowerCase();
@@ -116,19 +139,33 @@ export class CompiledTaxonomy {
   private readonly profileIndex = new Map<string, { topic: number; weight: number }[]>();
   private readonly exemplarOf = new Map<string, number[]>();
   private readonly fallbackBy = new Map<string, CompiledTopic>();
+  private readonly spare: (Accumulator | undefined)[] = [];
   /** Null when compiled for some topics only: choosing among tags needs them all. */
   private readonly selection: TagSelection | null;
 
   constructor(taxonomy: Taxonomy, options: CompileOptions = {}) {
     this.version = taxonomy.version;
-    this.selection = options.only ? null : new TagSelection(taxonomy);
+    const calibration =
+      options.calibration !== undefined
+        ? options.calibration
+        : isDefault(taxonomy)
+          ? defaultCalibration()
+          : null;
+    this.selection = options.only ? null : new TagSelection(taxonomy, calibration);
     for (const spec of taxonomy.topics) {
       if (options.only && !options.only.has(spec.slug)) continue;
       const t = this.topics.length;
       const def = spec.definition;
       def.phrases.forEach((g, group) =>
         g.terms.forEach((term) =>
-          this.index.add(term, { topic: t, role: 'phrase', group, term, specific: isSpecific(term) }),
+          this.index.add(term, {
+            topic: t,
+            role: 'phrase',
+            group,
+            term,
+            specific: isSpecific(term),
+            bridges: g.bridges === true,
+          }),
         ),
       );
       (def.requireAll ?? []).forEach((terms, group) =>
@@ -240,36 +277,20 @@ export class CompiledTaxonomy {
   /** Reads the title and each sentence of the abstract against every term of the taxonomy. */
   private read(paper: TaggablePaper): Map<number, Accumulator> {
     const acc = new Map<number, Accumulator>();
+    // Accumulators are kept per topic and reset on first use for each paper: tagging a corpus otherwise
+    // allocates (and collects) a few typed arrays for every topic every paper touches.
     const get = (topic: number): Accumulator => {
       let a = acc.get(topic);
       if (!a) {
-        const spec = this.topics[topic]?.spec;
-        const groups = spec?.definition.phrases.length ?? 0;
-        const required = this.topics[topic]?.requireCount ?? 0;
-        a = {
-          groupTitle: new Uint8Array(groups),
-          groupCount: new Uint16Array(groups),
-          groupBest: new Float32Array(groups),
-          groupEnd: new Int32Array(groups),
-          groupEndUnit: new Int32Array(groups).fill(-2),
-          groupTerm: new Array<string | undefined>(groups),
-          requiredTitle: new Uint8Array(required),
-          requiredSentences: new Uint32Array(required),
-          bridged: false,
-          firstTerm: undefined,
-          twoTerms: false,
-          specific: false,
-          excluded: false,
-          maskStart: 0,
-          maskEnd: -1,
-          maskUnit: -2,
-          profile: 0,
-        };
+        a = this.spare[topic] ?? this.newAccumulator(topic);
+        this.spare[topic] = a;
+        resetAccumulator(a);
         acc.set(topic, a);
       }
       return a;
     };
-    const onHit = (unit: Unit) => (hit: TermHit) => {
+    let unit: Unit = { index: -1, weight: PLAIN };
+    const onHit = (hit: TermHit) => {
       const a = get(hit.ref.topic);
       const inTitle = unit.index < 0;
       if (hit.ref.role === 'exclude') {
@@ -300,12 +321,12 @@ export class CompiledTaxonomy {
       if (a.firstTerm === undefined) a.firstTerm = hit.ref.term;
       else if (a.firstTerm !== hit.ref.term) a.twoTerms = true;
       if (hit.ref.specific && unit.weight >= ROLE_WEIGHT.contrast) a.specific = true;
-      const group = this.topics[hit.ref.topic]?.spec.definition.phrases[g];
-      if (group?.bridges && unit.weight >= PLAIN) a.bridged = true;
+      if (hit.ref.bridges && unit.weight >= PLAIN) a.bridged = true;
     };
     const hits: TermHit[] = [];
     const collect = (hit: TermHit) => hits.push(hit);
-    const scan = (text: string, unit: Unit) => {
+    const scan = (text: string, at: Unit) => {
+      unit = at;
       const tokens = tokenise(text);
       hits.length = 0;
       this.index.scan(tokens.lower, tokens.exact, collect);
@@ -322,8 +343,7 @@ export class CompiledTaxonomy {
           a.maskEnd = Math.max(a.maskEnd, hit.end);
         }
       }
-      const handle = onHit(unit);
-      for (const hit of hits) handle(hit);
+      for (const hit of hits) onHit(hit);
       return tokens;
     };
     const title = scan(paper.title, { index: -1, weight: PLAIN });
@@ -343,6 +363,30 @@ export class CompiledTaxonomy {
       }
     }
     return acc;
+  }
+
+  private newAccumulator(topic: number): Accumulator {
+    const groups = this.topics[topic]?.spec.definition.phrases.length ?? 0;
+    const required = this.topics[topic]?.requireCount ?? 0;
+    return {
+      groupTitle: new Uint8Array(groups),
+      groupCount: new Uint16Array(groups),
+      groupBest: new Float32Array(groups),
+      groupEnd: new Int32Array(groups),
+      groupEndUnit: new Int32Array(groups),
+      groupTerm: new Array<string | undefined>(groups),
+      requiredTitle: new Uint8Array(required),
+      requiredSentences: new Uint32Array(required),
+      bridged: false,
+      firstTerm: undefined,
+      twoTerms: false,
+      specific: false,
+      excluded: false,
+      maskStart: 0,
+      maskEnd: -1,
+      maskUnit: -2,
+      profile: 0,
+    };
   }
 
   /** The required concepts meet locally: all in the title, or each in the title or one plain sentence. */

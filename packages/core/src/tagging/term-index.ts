@@ -18,6 +18,8 @@ export interface TermRef {
    * carry a tag alone. A single lowercase word ("mesh", "physics") is not.
    */
   specific?: boolean;
+  /** The term's phrase group names every required concept at once (PhraseGroup.bridges). */
+  bridges?: boolean;
 }
 
 interface TrieNode {

@@ -1,0 +1,90 @@
+import type { PaperTag } from './tagging-engine.ts';
+
+/**
+ * A calibrated confidence for each tag a paper passes: the chance a careful reader agrees with it,
+ * from a logistic model over the tag's own evidence and its place among the paper's tags. The weights are
+ * data (taxonomy/calibration.json), fitted by `tests/eval/train-calibration.ts` on the development
+ * judgments only, so the engine stays deterministic, explainable and the same in Node and the browser.
+ */
+export interface CalibrationFile {
+  version: string;
+  features: readonly string[];
+  weights: readonly number[];
+  bias: number;
+}
+
+/** What a tag's confidence is read from, besides its evidence. */
+export interface TagContext {
+  /** score ÷ the topic's threshold. */
+  ratio: number;
+  /** This tag's ratio over the best ratio among the paper's passing tags. */
+  relative: number;
+  /** 0 for the paper's best-supported tag, 1 for the next, … */
+  rank: number;
+  passing: number;
+  depth: number;
+  /** The topic has required concepts (a co-occurrence gate). */
+  gated: boolean;
+}
+
+export const CALIBRATION_FEATURES = [
+  'log-ratio',
+  'relative',
+  'rank',
+  'log-passing',
+  'depth',
+  'root',
+  'gated',
+  'phrase-groups',
+  'title-match',
+  'category-prior',
+  'exemplar',
+  'weak-sentence',
+  'top-share',
+] as const;
+
+export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
+  const phrases = tag.evidence.filter((e) => e.rule === 'phrase');
+  const top = phrases.reduce((m, e) => Math.max(m, e.points), 0);
+  return [
+    Math.log(Math.max(1e-3, context.ratio)),
+    context.relative,
+    Math.min(context.rank, 6),
+    Math.log(1 + context.passing),
+    context.depth,
+    context.depth === 0 ? 1 : 0,
+    context.gated ? 1 : 0,
+    Math.min(phrases.length, 6),
+    phrases.some((e) => e.field === 'title') ? 1 : 0,
+    tag.evidence.some((e) => e.rule === 'category') ? 1 : 0,
+    tag.evidence.some((e) => e.rule === 'exemplar' || e.rule === 'exemplar-paper') ? 1 : 0,
+    phrases.some((e) => e.detail.includes('×')) ? 1 : 0,
+    tag.score > 0 ? top / tag.score : 0,
+  ];
+}
+
+export class Calibration {
+  readonly #file: CalibrationFile;
+
+  constructor(file: CalibrationFile) {
+    if (
+      file.features.join() !== CALIBRATION_FEATURES.join() ||
+      file.weights.length !== file.features.length
+    ) {
+      throw new Error(
+        `calibration ${file.version} was fitted on other features; run tests/eval/train-calibration.ts again.`,
+      );
+    }
+    this.#file = file;
+  }
+
+  get version(): string {
+    return this.#file.version;
+  }
+
+  probability(features: readonly number[]): number {
+    let z = this.#file.bias;
+    features.forEach((x, i) => (z += x * (this.#file.weights[i] ?? 0)));
+    return 1 / (1 + Math.exp(-z));
+  }
+}
