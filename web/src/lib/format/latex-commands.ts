@@ -1,4 +1,5 @@
 /** The LaTeX commands that mean the same in text and in maths: fonts, accents, roots, fractions, escapes. */
+import { own } from './own-key.ts';
 import {
   ACCENTS,
   DROP_ARGUMENT,
@@ -38,8 +39,8 @@ export interface ArgumentReader {
 
 /** Commands shared by text and maths. Null when the command is not one of them. */
 export function commonCommand(name: string, mode: Mode, read: ArgumentReader): RichNode[] | null {
-  if (name in ESCAPES) return [ESCAPES[name] as string];
-  if (name in SPACES) return [SPACES[name] as string];
+  const escaped = own(ESCAPES, name) ?? own(SPACES, name);
+  if (escaped !== undefined) return [escaped];
   if (IGNORED.has(name)) {
     // \left. and \right. stand for no delimiter at all.
     if (name === 'left' || name === 'right') read.skip('.');
@@ -134,12 +135,15 @@ export function commonCommand(name: string, mode: Mode, read: ArgumentReader): R
       break;
   }
   if (isAlphabet(name)) return [toAlphabet(name, plainText(read.argument(UPRIGHT_MATH)))];
-  if (name in MATH_ACCENTS) return [accent(read, MATH_ACCENTS[name] as string, mode)];
-  if (name in ACCENTS) {
+  const mathAccent = own(MATH_ACCENTS, name);
+  if (mathAccent !== undefined) return [accent(read, mathAccent, mode)];
+  const textAccent = own(ACCENTS, name);
+  if (textAccent !== undefined) {
     const base = plainText(read.argument(text));
-    return [(base.slice(0, 1) + (ACCENTS[name] as string) + base.slice(1)).normalize('NFC')];
+    return [(base.slice(0, 1) + textAccent + base.slice(1)).normalize('NFC')];
   }
-  if (name in SYMBOLS) return [SYMBOLS[name] as string];
+  const symbol = own(SYMBOLS, name);
+  if (symbol !== undefined) return [symbol];
   return null;
 }
 

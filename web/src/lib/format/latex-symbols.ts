@@ -1,3 +1,4 @@
+import { own } from './own-key.ts';
 /** What the common LaTeX commands of arXiv titles and abstracts stand for, as plain Unicode. */
 
 /** "name value name value …" → a lookup table; keeps long symbol lists short to read. */
@@ -159,12 +160,12 @@ const ALPHABETS: Record<string, { upper: number; exceptions: Record<string, stri
 };
 
 export function isAlphabet(command: string): boolean {
-  return command in ALPHABETS;
+  return Object.hasOwn(ALPHABETS, command);
 }
 
 /** "R" in \mathbb → "ℝ"; characters the alphabet lacks are kept. */
 export function toAlphabet(command: string, text: string): string {
-  const alphabet = ALPHABETS[command];
+  const alphabet = own(ALPHABETS, command);
   if (!alphabet) return text;
   let out = '';
   for (const ch of text) {

@@ -86,3 +86,16 @@ describe('richText', () => {
     expect(plain('$\\Tmix$')).toBe('Tmix');
   });
 });
+
+describe('commands named like JavaScript built-ins', () => {
+  // Tables indexed with `name in TABLE` matched inherited properties: `\constructor` read the Object
+  // constructor as a symbol and the page threw.
+  it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable'])(
+    '\\%s renders as its own name in text and in maths',
+    (name) => {
+      expect(plain(`A \\${name} title`)).toContain(name);
+      expect(plain(`$x \\${name} y$`)).toContain(name);
+      expect(plain(`\\mathbb{\\${name}}`)).not.toBe('');
+    },
+  );
+});

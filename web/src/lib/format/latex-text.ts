@@ -5,6 +5,7 @@
  * known tags, rendered by RichText.svelte without innerHTML, so no text from a paper can become markup.
  */
 import { FUNCTIONS, GREEK_LOWER, OPERATORS } from './latex-symbols.ts';
+import { own } from './own-key.ts';
 import { commonCommand, MATH, TEXT, UPRIGHT_MATH, type ArgumentReader, type Mode } from './latex-commands.ts';
 import { finishMath, type Item } from './math-spacing.ts';
 import { el, plainText, pushNode, pushText, type RichElement, type RichNode } from './rich-text.ts';
@@ -295,8 +296,8 @@ class Parser implements ArgumentReader {
     if (name === '') return ['\\'];
     const known = commonCommand(name, mode, this);
     if (known) return known;
-    if (name in OPERATORS) return [OPERATORS[name] as string];
-    if (name in GREEK_LOWER) return [GREEK_LOWER[name] as string];
+    const symbol = own(OPERATORS, name) ?? own(GREEK_LOWER, name);
+    if (symbol !== undefined) return [symbol];
     if (FUNCTIONS.has(name)) return [name];
     // An unknown macro (a paper's own \method): its name is the best guess at what it prints.
     return [name];
@@ -306,13 +307,12 @@ class Parser implements ArgumentReader {
   mathCommand(mode: Mode): Item[] {
     const name = this.commandName();
     if (name === '') return ['\\'];
-    if (name in OPERATORS) return [{ op: OPERATORS[name] as string }];
+    const op = own(OPERATORS, name);
+    if (op !== undefined) return [{ op }];
     if (FUNCTIONS.has(name)) return [{ fn: name }];
     if (name === 'operatorname') return [{ fn: plainText(this.argument(UPRIGHT_MATH)) }];
-    if (name in GREEK_LOWER) {
-      const letter = GREEK_LOWER[name] as string;
-      return [mode.upright ? letter : el('i', [letter])];
-    }
+    const letter = own(GREEK_LOWER, name);
+    if (letter !== undefined) return [mode.upright ? letter : el('i', [letter])];
     const known = commonCommand(name, mode, this);
     if (known) return known;
     return [el('upright', [name])];
