@@ -222,6 +222,26 @@ describe('GET /api/search over the corpus', () => {
     }
   });
 
+  it('refuses a query too long to be a search, saying the limit, and a question too long to ask', async () => {
+    // About 1,700 words (16 KB): once, one such request held the server for 8 seconds.
+    const words = Array.from({ length: 1700 }, (_, i) => `word${(i * 7919) % 10007}`).join(' ');
+    const long = await app.request(`/api/search?q=${encodeURIComponent(words)}`);
+    expect(long.status).toBe(400);
+    const body = (await long.json()) as { error: string; message: string };
+    expect(body.error).toBe('invalid-input');
+    expect(body.message).toContain('at most 500 characters');
+    const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const manyRes = await app.request(`/api/search?q=${encodeURIComponent(many)}`);
+    expect(manyRes.status).toBe(400);
+    expect(((await manyRes.json()) as { message: string }).message).toContain('at most 32 words');
+    const ask = await app.request(`/api/topics/rl-for-llm-agents/ask?q=${encodeURIComponent(words)}`);
+    expect(ask.status).toBe(400);
+    expect(((await ask.json()) as { message: string }).message).toContain('at most 500 characters');
+    // Within the limits a long query still answers.
+    const ok = await app.request(`/api/search?q=${encodeURIComponent(Array(30).fill('agent').join(' '))}`);
+    expect(ok.status).toBe(200);
+  });
+
   it('finds a paper stored after the build once refreshed', async () => {
     const asOf = rows.reduce((m, r) => ((r.listing_date ?? '') > m ? (r.listing_date ?? '') : m), '');
     t.store.papers.upsertBatch(

@@ -1,4 +1,5 @@
 import {
+  MAX_QUERY_CHARS,
   answerSentences,
   computeMomentum,
   type AnswerSentence,
@@ -219,6 +220,14 @@ export class TopicService {
   ): { slug: string; question: string; papersRead: number; answers: AnswerSentence[] } {
     if (question.trim() === '')
       throw new QuireError('bad-input', 'Ask a question, e.g. ?q=how is credit assigned across turns', 400);
+    // The same bound as a search: each word of the question is matched against every sentence read.
+    if (question.length > MAX_QUERY_CHARS) {
+      throw new QuireError(
+        'bad-input',
+        `A question can be at most ${MAX_QUERY_CHARS} characters long (this one has ${question.length}); ask it in fewer words.`,
+        400,
+      );
+    }
     const ids = this.topic(slug).paperIds.slice(0, ASK_PAPERS);
     const papers = this.#paperTexts.all(JSON.stringify(ids));
     return { slug, question, papersRead: papers.length, answers: answerSentences(question, papers, limit) };

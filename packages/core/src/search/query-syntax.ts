@@ -116,8 +116,24 @@ function applyFilter(query: ParsedQuery, key: FilterKey, value: string): void {
   }
 }
 
-/** Reads a search box. Throws CoreError 'invalid-input' naming the filter when a date is malformed. */
+/**
+ * Bounds on one search, so one request cannot hold the search thread for seconds: a reader's search is a
+ * handful of words; a pasted abstract is not a search.
+ */
+export const MAX_QUERY_CHARS = 500;
+export const MAX_QUERY_TERMS = 32;
+
+/**
+ * Reads a search box. Throws CoreError 'invalid-input' naming the filter when a date is malformed, and
+ * naming the limit when the query is longer than MAX_QUERY_CHARS or has more than MAX_QUERY_TERMS parts.
+ */
 export function parseQuery(input: string): ParsedQuery {
+  if (input.length > MAX_QUERY_CHARS) {
+    throw new CoreError(
+      'invalid-input',
+      `A search can be at most ${MAX_QUERY_CHARS} characters long (this one has ${input.length}); keep its key words.`,
+    );
+  }
   const query = emptyQuery();
   const words: string[] = [];
   let i = 0;
@@ -147,6 +163,18 @@ export function parseQuery(input: string): ParsedQuery {
     i = word.end;
   }
   query.text = words.join(' ');
+  const parts =
+    words.length +
+    query.phrases.length +
+    query.topics.length +
+    query.categories.length +
+    query.authors.length;
+  if (parts > MAX_QUERY_TERMS) {
+    throw new CoreError(
+      'invalid-input',
+      `A search can have at most ${MAX_QUERY_TERMS} words, phrases and filters (this one has ${parts}); keep its key words.`,
+    );
+  }
   if (query.from && query.to && query.from > query.to) {
     throw new CoreError(
       'invalid-input',

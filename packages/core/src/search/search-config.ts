@@ -66,6 +66,10 @@ export const MAX_FUZZY_EDITS = 1;
 export const RETRY_FUZZY_EDITS = 2;
 /** The shortest word 0.2 × length allows two edits for. */
 export const RETRY_FUZZY_MIN_LENGTH = 8;
+/** Typo tolerance (each word's near spellings looked up) only for queries of at most this many words. */
+export const MAX_FUZZY_TERMS = 8;
+/** The any-word retry only for queries of at most this many words. */
+export const MAX_OR_RETRY_TERMS = 8;
 
 const STORE_FIELDS: readonly (keyof StoredSearchFields)[] = [
   'id',

@@ -4,6 +4,8 @@ import {
   MAX_FUZZY_EDITS,
   RETRY_FUZZY_EDITS,
   RETRY_FUZZY_MIN_LENGTH,
+  MAX_FUZZY_TERMS,
+  MAX_OR_RETRY_TERMS,
   type SearchDoc,
   type StoredSearchFields,
 } from './search-config.ts';
@@ -151,10 +153,14 @@ export function runSearch(
   };
 
   // Cheapest first: every word with one typo allowed; then two typos in long words; then any word.
-  let found = run('AND', MAX_FUZZY_EDITS);
+  // Typo tolerance multiplies the terms looked up: long queries are read as typed.
+  let found = run('AND', textTerms <= MAX_FUZZY_TERMS ? MAX_FUZZY_EDITS : 0);
   let matchedAllTerms = true;
-  if (found.length === 0 && textTerms > 0 && longWord) found = run('AND', RETRY_FUZZY_EDITS);
-  if (found.length === 0 && textTerms > 1) {
+  if (found.length === 0 && textTerms > 0 && textTerms <= MAX_FUZZY_TERMS && longWord) {
+    found = run('AND', RETRY_FUZZY_EDITS);
+  }
+  // Any-word matching costs a pass over every word's postings: only for short queries.
+  if (found.length === 0 && textTerms > 1 && textTerms <= MAX_OR_RETRY_TERMS) {
     found = run('OR', longWord ? RETRY_FUZZY_EDITS : MAX_FUZZY_EDITS);
     matchedAllTerms = false;
   }
