@@ -239,4 +239,15 @@ describe('loadTaxonomy', () => {
       topicDefinitionHash(taxonomy, 'reinforcement-learning'),
     );
   });
+  it('matches a prefix term capitalised only in its first letter against model names with digits', () => {
+    const engine = compileTaxonomy(
+      loadTaxonomy({
+        version: 'prefix-case',
+        topics: [topic('models', { phrases: [{ terms: ['Qwen*'], weight: 3 }], singleWordSuffices: true })],
+      }),
+    );
+    expect(
+      engine.tag(paper('Fine-tuning Qwen3 for tables', 'We adapt Qwen2.5-7B.')).map((t) => t.slug),
+    ).toEqual(['models']);
+  });
 });

@@ -57,7 +57,10 @@ export class TermIndex {
       // The prefix word is kept unfolded: "reinforc*" must not lose letters to the plural fold.
       const raw = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
       const last = raw[raw.length - 1] ?? '';
-      words[words.length - 1] = exact ? last : last.toLowerCase();
+      // A prefix capitalised only in its first letter ("Qwen*") meets text words the way tokenise reads
+      // them: "Qwen3" is an ordinary word there, so its exact form is lowercase.
+      const ordinary = last.slice(1) === last.slice(1).toLowerCase();
+      words[words.length - 1] = exact && !ordinary ? last : last.toLowerCase();
     }
     let at = exact ? this.exactRoot : this.lowerRoot;
     const steps = isPrefix ? words.length - 1 : words.length;
