@@ -25,6 +25,8 @@ export interface QuireConfig {
   webDir: string;
   /** Largest websocket frame a sync client may send (an offline client's first sync holds its whole state). */
   syncMaxFrameBytes: number;
+  /** Largest request body /api/* accepts (413 beyond). */
+  maxBodyBytes: number;
   /** Bytes queued for one sync client above which it is dropped to resync (a reader that stopped). */
   syncMaxBufferedBytes: number;
   /** Sustained sync messages per second per connection, and the burst allowed on top (token bucket). */
@@ -53,6 +55,7 @@ export const DEFAULT_CONFIG: QuireConfig = {
   harvestRetrySeconds: 300,
   webDir: 'web/build',
   syncMaxFrameBytes: 8 * 1024 * 1024,
+  maxBodyBytes: 64 * 1024,
   syncMaxBufferedBytes: 32 * 1024 * 1024,
   syncMessagesPerSecond: 100,
   syncMessageBurst: 500,
@@ -74,6 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_HARVEST) out.harvest = !['0', 'false', 'off', 'no'].includes(env.QUIRE_HARVEST.toLowerCase());
   if (env.QUIRE_WEB_DIR) out.webDir = env.QUIRE_WEB_DIR;
   if (env.QUIRE_SYNC_MAX_FRAME_BYTES) out.syncMaxFrameBytes = Number(env.QUIRE_SYNC_MAX_FRAME_BYTES);
+  if (env.QUIRE_MAX_BODY_BYTES) out.maxBodyBytes = Number(env.QUIRE_MAX_BODY_BYTES);
   if (env.QUIRE_SYNC_MAX_BUFFERED_BYTES) out.syncMaxBufferedBytes = Number(env.QUIRE_SYNC_MAX_BUFFERED_BYTES);
   if (env.QUIRE_SYNC_RATE) out.syncMessagesPerSecond = Number(env.QUIRE_SYNC_RATE);
   if (env.QUIRE_SYNC_BURST) out.syncMessageBurst = Number(env.QUIRE_SYNC_BURST);

@@ -92,6 +92,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     topics,
     search,
     webDir,
+    maxBodyBytes: config.maxBodyBytes,
     warming: () => (search.state === 'warming' ? ['search'] : []),
     groups: { groups: store.groups, onInviteRevoked: (invite) => sync.closeInvite(invite.id) },
   });

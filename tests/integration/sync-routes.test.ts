@@ -67,6 +67,20 @@ describe('POST /api/groups', () => {
     for (const invite of group.invites) expect(dump).not.toContain(invite.token);
   });
 
+  it('refuses a body over the limit with 413, saying the limit, and creates nothing', async () => {
+    const before = t.store.db.prepare('SELECT COUNT(*) FROM groups').pluck().get() as number;
+    const res = await app.request('/api/groups', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Big', padding: 'x'.repeat(200 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    const answer = (await res.json()) as { error: string; message: string };
+    expect(answer.error).toBe('too-large');
+    expect(answer.message).toContain('64 KiB');
+    expect(t.store.db.prepare('SELECT COUNT(*) FROM groups').pluck().get()).toBe(before);
+  });
+
   it('refuses a missing or overlong name and a body that is not JSON', async () => {
     for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(121) }, { name: 3 }]) {
       const res = await send('POST', '/api/groups', body);

@@ -9,6 +9,7 @@ import {
   type StatusDto,
 } from '@quire/core';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-service.ts';
@@ -30,11 +31,16 @@ export interface AppOptions {
   topics: TopicService;
   /** Full-text search; absent when the server was started without it. */
   search?: SearchApi;
+  /** Largest accepted request body on /api/*, in bytes; DEFAULT_MAX_BODY_BYTES when left out. */
+  maxBodyBytes?: number;
   /** Parts still starting up ('search' while its index is built); /api/status and /api/ready report them. */
   warming?: () => string[];
   /** Groups and invites (/api/groups); absent when the server was started without group sync. */
   groups?: GroupRoutesOptions;
 }
+
+/** The default limit on an API request body. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /** Ids one GET /api/papers may ask for: a page of papers or two, with room to spare. */
 const MAX_BATCH_PAPERS = 100;
@@ -42,6 +48,23 @@ const MAX_BATCH_PAPERS = 100;
 export function createApp(options: AppOptions): Hono {
   const { store } = options;
   const app = new Hono();
+
+  // Every API body is small JSON (a group's name, an invite's role): a larger one is refused before it is
+  // read whole, so a 200 MB upload cannot make the server hold it in memory.
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          {
+            error: 'too-large',
+            message: `The request body is over ${Math.round((options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) / 1024)} KiB, the limit for API requests (QUIRE_MAX_BODY_BYTES).`,
+          },
+          413,
+        ),
+    }),
+  );
 
   app.get('/api/ping', (c) => c.json({ ok: true }));
 
