@@ -129,6 +129,12 @@ test('the directory lists every topic, and Rising, Largest and A–Z reorder the
     .locator('summary', { hasText: /^Reinforcement Learning/ })
     .first()
     .click();
+  // RL for LLM Agents sits under Agentic RL, inside Reinforcement Learning.
+  await expect(tree.getByRole('link', { name: NAME, exact: true }).first()).toBeHidden();
+  await tree
+    .locator('summary', { hasText: /^Agentic RL/ })
+    .first()
+    .click();
   await expect(tree.getByRole('link', { name: NAME, exact: true }).first()).toBeVisible();
 
   // Coming back from a topic restores the chosen order.

@@ -118,7 +118,8 @@ describe('RSS listing harvest, day by day', () => {
       .pluck()
       .get();
     expect(estimated).toBe(0);
-  });
+    // Harvests the whole corpus through OAI-PMH and then every day's feed: minutes on a loaded machine.
+  }, 240_000);
 
   it('a malformed feed stores nothing and fails clearly; a 503 with Retry-After is waited out', async () => {
     const t = tempStore();
