@@ -128,7 +128,8 @@ function resetAccumulator(a: Accumulator): void {
 
 function isSpecific(term: string): boolean {
   const bare = term.replace(/\*$/, '').trim();
-  return /\s/.test(bare) || bare !== bare.toLowerCase();
+  // "vision-language-action" is specific; "fine-tuning" or "multi-agent" is one generic word.
+  return /\s/.test(bare) || bare !== bare.toLowerCase() || bare.split(/[-/]/).length >= 3;
 }
 
 export class CompiledTaxonomy {
