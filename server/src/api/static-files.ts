@@ -16,6 +16,14 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Serves the built single-page app. Unknown paths that are not API calls get index.html so client-side
  * routes survive a reload; SvelteKit's hashed assets under _app/immutable are cached for a year.
@@ -24,7 +32,11 @@ export function serveWebApp(rootDir: string): MiddlewareHandler {
   const root = resolve(rootDir);
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
-    const path = decodeURIComponent(new URL(c.req.url).pathname);
+    const path = decodedPath(new URL(c.req.url).pathname);
+    if (path === null) {
+      // A broken %-escape names no file: a plain 400, not a crash logged per request.
+      return c.text('This address has a broken %-escape (such as %E0%A4%A); check the link.', 400);
+    }
     if (path.startsWith('/api/')) return next();
     const candidate = normalize(join(root, path));
     // A path that climbs out of the build folder is answered like any unknown route.
