@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
@@ -30,6 +30,9 @@ export function openDatabase(path: string): Database {
   }
   let db: Database;
   try {
+    // Readable by its owner only: it holds invite hashes and every group's notes. SQLite gives the -wal
+    // and -shm files the database file's permissions.
+    if (path !== MEMORY && !existsSync(path)) writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
     db = new BetterSqlite3(path);
   } catch (err) {
     throw new QuireError('store-error', `Cannot open the database ${path}: ${errorMessage(err)}`, 500, {
