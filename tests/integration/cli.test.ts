@@ -86,6 +86,21 @@ describe('pnpm quire', () => {
     expect(again.stderr).toContain('arXiv has no paper 2605.99999');
   });
 
+  it('--help on a command prints its usage, not a stack trace, and starts nothing', async () => {
+    for (const [command, line] of [
+      ['serve', 'serve [--port N]'],
+      ['import', 'import <path…>'],
+      ['harvest', '[--prefix arXivRaw|arXiv|oai_dc]'],
+    ] as const) {
+      const help = await runCli([command, '--help', '--db', join(t.dir, 'help.db')]);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout).toContain(`Usage: pnpm quire ${command}`);
+      expect(help.stdout).toContain(line);
+      expect(help.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(existsSync(join(t.dir, 'help.db'))).toBe(false);
+  });
+
   it('errors are clear sentences with a non-zero exit', async () => {
     const missing = await runCli(['import', '--db', t.dbPath, join(t.dir, 'nope.jsonl')]);
     expect(missing.code).toBe(1);

@@ -42,6 +42,19 @@ Commands:
                             run the server (API, web app, background harvest)
 `;
 
+/** One command's lines of USAGE: its own line and the indented lines that continue it. */
+function commandUsage(command: string): string {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`);
+  const out = [`Usage: pnpm quire ${command} [options]   (--db PATH or QUIRE_DB selects the database)`, ''];
+  for (let i = start; i >= 0 && i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (i > start && !line.startsWith('    ')) break;
+    out.push(line);
+  }
+  return `${out.join('\n')}\n`;
+}
+
 /** Pulls the global --db option out of the arguments, wherever it appears. */
 function splitGlobal(argv: string[]): { dbPath: string | null; rest: string[] } {
   const rest: string[] = [];
@@ -65,6 +78,10 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     return command ? 0 : 1;
   }
   const run = COMMANDS[command];
+  if (run && (args.includes('--help') || args.includes('-h'))) {
+    process.stdout.write(commandUsage(command));
+    return 0;
+  }
   if (!run) {
     process.stderr.write(`quire: unknown command "${command}".\n\n${USAGE}`);
     return 2;
