@@ -27,6 +27,9 @@ export interface QuireConfig {
   syncMaxFrameBytes: number;
   /** Largest request body /api/* accepts (413 beyond). */
   maxBodyBytes: number;
+  /** Groups one client address may create: a sustained rate per hour and a burst. */
+  groupCreatePerHour: number;
+  groupCreateBurst: number;
   /** Bytes queued for one sync client above which it is dropped to resync (a reader that stopped). */
   syncMaxBufferedBytes: number;
   /** Sustained sync messages per second per connection, and the burst allowed on top (token bucket). */
@@ -56,6 +59,8 @@ export const DEFAULT_CONFIG: QuireConfig = {
   webDir: 'web/build',
   syncMaxFrameBytes: 8 * 1024 * 1024,
   maxBodyBytes: 64 * 1024,
+  groupCreatePerHour: 120,
+  groupCreateBurst: 30,
   syncMaxBufferedBytes: 32 * 1024 * 1024,
   syncMessagesPerSecond: 100,
   syncMessageBurst: 500,
@@ -78,6 +83,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_WEB_DIR) out.webDir = env.QUIRE_WEB_DIR;
   if (env.QUIRE_SYNC_MAX_FRAME_BYTES) out.syncMaxFrameBytes = Number(env.QUIRE_SYNC_MAX_FRAME_BYTES);
   if (env.QUIRE_MAX_BODY_BYTES) out.maxBodyBytes = Number(env.QUIRE_MAX_BODY_BYTES);
+  if (env.QUIRE_GROUP_CREATE_PER_HOUR) out.groupCreatePerHour = Number(env.QUIRE_GROUP_CREATE_PER_HOUR);
+  if (env.QUIRE_GROUP_CREATE_BURST) out.groupCreateBurst = Number(env.QUIRE_GROUP_CREATE_BURST);
   if (env.QUIRE_SYNC_MAX_BUFFERED_BYTES) out.syncMaxBufferedBytes = Number(env.QUIRE_SYNC_MAX_BUFFERED_BYTES);
   if (env.QUIRE_SYNC_RATE) out.syncMessagesPerSecond = Number(env.QUIRE_SYNC_RATE);
   if (env.QUIRE_SYNC_BURST) out.syncMessageBurst = Number(env.QUIRE_SYNC_BURST);

@@ -15,7 +15,9 @@ export type QuireErrorCode =
   | 'bad-resumption-token'
   | 'store-error'
   | 'unauthorized' // no invite token, or one that does not open the group
-  | 'forbidden'; // a valid token whose role does not allow the request
+  | 'forbidden' // a valid token whose role does not allow the request, or a request from another site
+  | 'unsupported-media-type' // a state-changing request whose body is not JSON
+  | 'rate-limited';
 
 export class QuireError extends Error {
   override readonly name = 'QuireError';

@@ -94,7 +94,11 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     webDir,
     maxBodyBytes: config.maxBodyBytes,
     warming: () => (search.state === 'warming' ? ['search'] : []),
-    groups: { groups: store.groups, onInviteRevoked: (invite) => sync.closeInvite(invite.id) },
+    groups: {
+      groups: store.groups,
+      onInviteRevoked: (invite) => sync.closeInvite(invite.id),
+      createLimit: { perHour: config.groupCreatePerHour, burst: config.groupCreateBurst },
+    },
   });
 
   const server = await new Promise<ServerType>((resolveListen, reject) => {

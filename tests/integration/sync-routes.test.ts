@@ -81,6 +81,55 @@ describe('POST /api/groups', () => {
     expect(t.store.db.prepare('SELECT COUNT(*) FROM groups').pluck().get()).toBe(before);
   });
 
+  it('refuses a body not sent as JSON (415) and a request from another site (403), creating nothing', async () => {
+    const count = () => t.store.db.prepare('SELECT COUNT(*) FROM groups').pluck().get() as number;
+    const before = count();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const res = await app.request('/api/groups', {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        body: JSON.stringify({ name: 'Sneaky' }),
+      });
+      expect(res.status, String(type)).toBe(415);
+      expect(((await res.json()) as { message: string }).message).toContain('application/json');
+    }
+    const cross = await app.request('http://localhost/api/groups', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ name: 'Sneaky' }),
+    });
+    expect(cross.status).toBe(403);
+    expect(((await cross.json()) as { message: string }).message).toContain('https://evil.example');
+    const own = await app.request('http://localhost/api/groups', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost' },
+      body: JSON.stringify({ name: 'Ours' }),
+    });
+    expect(own.status).toBe(201);
+    expect(count()).toBe(before + 1);
+  });
+
+  it('limits group creation per client address, with a 429 that says the limit', async () => {
+    const limited = createApp({
+      store: t.store,
+      harvestState: () => null,
+      topics: openTopics(t.store).topics,
+      groups: { groups: t.store.groups, createLimit: { perHour: 60, burst: 3, now: () => 0 } },
+    });
+    const post = () =>
+      limited.request('/api/groups', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Many' }),
+      });
+    for (let i = 0; i < 3; i++) expect((await post()).status).toBe(201);
+    const refused = await post();
+    expect(refused.status).toBe(429);
+    const answer = (await refused.json()) as { error: string; message: string };
+    expect(answer.error).toBe('rate-limited');
+    expect(answer.message).toContain('60 an hour');
+  });
+
   it('refuses a missing or overlong name and a body that is not JSON', async () => {
     for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(121) }, { name: 3 }]) {
       const res = await send('POST', '/api/groups', body);
@@ -89,7 +138,11 @@ describe('POST /api/groups', () => {
       expect(answer.error).toBe('bad-input');
       expect(answer.message).toContain('name');
     }
-    const res = await app.request('/api/groups', { method: 'POST', body: '{not json' });
+    const res = await app.request('/api/groups', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'bad-input' });
   });

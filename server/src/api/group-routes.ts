@@ -18,14 +18,19 @@ import {
   type NewInviteEntity,
 } from '../sync/group-store.ts';
 import { inviteLinkPath } from '../sync/invite-token.ts';
+import { perAddressLimit, sameSiteJson, type RateLimitOptions } from './request-guards.ts';
 
 export interface GroupRoutesOptions {
   groups: GroupStore;
   /** Closes the live sync connections of a revoked invite; returns how many it closed. */
   onInviteRevoked?: (invite: InviteEntity) => number;
+  /** Group creations allowed per client address; DEFAULT_CREATE_LIMIT when left out. */
+  createLimit?: RateLimitOptions;
 }
 
 const MAX_NAME_LENGTH = 120;
+/** Enough for a lab starting its groups (and the sync benchmark's 20); not for a script making thousands. */
+export const DEFAULT_CREATE_LIMIT: RateLimitOptions = { perHour: 120, burst: 30 };
 /** More tokens than a person plausibly holds; bounds the work of one request. */
 const MAX_TOKENS = 200;
 
@@ -37,8 +42,9 @@ const MAX_TOKENS = 200;
 export function groupRoutes(options: GroupRoutesOptions): Hono {
   const { groups } = options;
   const app = new Hono();
+  app.use('*', sameSiteJson());
 
-  app.post('/', async (c) => {
+  app.post('/', perAddressLimit('new groups', options.createLimit ?? DEFAULT_CREATE_LIMIT), async (c) => {
     const body = await jsonBody(c);
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
