@@ -11,6 +11,8 @@ export interface QuireConfig {
   apiUrl: string;
   /** Seconds between two requests to arXiv (its terms ask for at least 3). */
   harvestDelaySeconds: number;
+  /** Distinct papers `?fetch=1` may be fetching from arXiv at once; more get 429. */
+  fetchMaxPending: number;
   /** Categories whose daily RSS listings the background harvester reads. */
   categories: string[];
   /** OAI-PMH set for the background harvester's incremental mirror. */
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: QuireConfig = {
   rssUrl: 'https://rss.arxiv.org/rss',
   apiUrl: 'https://export.arxiv.org/api/query',
   harvestDelaySeconds: 3,
+  fetchMaxPending: 20,
   categories: DEFAULT_CATEGORIES,
   oaiSet: 'cs',
   harvest: true,
@@ -78,6 +81,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_RSS_URL) out.rssUrl = env.QUIRE_RSS_URL;
   if (env.QUIRE_API_URL) out.apiUrl = env.QUIRE_API_URL;
   if (env.QUIRE_HARVEST_DELAY) out.harvestDelaySeconds = Number(env.QUIRE_HARVEST_DELAY);
+  if (env.QUIRE_FETCH_MAX_PENDING) out.fetchMaxPending = Number(env.QUIRE_FETCH_MAX_PENDING);
   if (env.QUIRE_CATEGORIES) out.categories = splitList(env.QUIRE_CATEGORIES);
   if (env.QUIRE_HARVEST) out.harvest = !['0', 'false', 'off', 'no'].includes(env.QUIRE_HARVEST.toLowerCase());
   if (env.QUIRE_WEB_DIR) out.webDir = env.QUIRE_WEB_DIR;

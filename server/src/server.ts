@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './api/app.ts';
 import type { QuireConfig } from './config.ts';
-import { fetchPaper } from './harvest/fetch-paper.ts';
+import { PaperFetcher } from './harvest/fetch-paper.ts';
 import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
 import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
@@ -50,6 +50,12 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
   const client = deps.client ?? new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
   const target = harvestTarget(store);
+  const fetcher = new PaperFetcher({
+    apiUrl: config.apiUrl,
+    client,
+    target,
+    maxPending: config.fetchMaxPending,
+  });
   // Tags must match the papers and the taxonomy before the first topic is served.
   const { topics } = openTopics(store);
   // Built and queried in a worker thread: the server answers while it builds; the first searches wait.
@@ -87,7 +93,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   const app = createApp({
     store,
     harvestState: () => scheduler?.state ?? null,
-    fetchPaper: (id) => fetchPaper(id, { apiUrl: config.apiUrl, client, target }),
+    fetchPaper: (id) => fetcher.fetch(id),
     onPapersChanged: refreshTags,
     topics,
     search,

@@ -24,7 +24,10 @@ export interface AppOptions {
   harvestState: () => HarvestStateDto | null;
   /** Called after a write outside the harvest (an on-demand fetch), so tags can be brought up to date. */
   onPapersChanged?: () => void;
-  /** Fetches a paper the store lacks from arXiv's query API; absent when no source is configured. */
+  /**
+   * Fetches a paper the store lacks from arXiv's query API; absent when no source is configured. It may
+   * refuse with 429 when too many are already being fetched (see PaperFetcher).
+   */
   fetchPaper?: (id: string) => Promise<PaperEntity>;
   /** Folder of the built web app; absent in API-only tests. */
   webDir?: string;

@@ -47,3 +47,52 @@ export async function fetchPaper(idOrUrl: string, options: FetchPaperOptions): P
   });
   return paper;
 }
+
+export interface PaperFetcherOptions extends Omit<FetchPaperOptions, 'signal'> {
+  /** Distinct ids fetched or waiting for the client at once; one more is refused with 429. */
+  maxPending: number;
+}
+
+/**
+ * On-demand fetches for the API, where anyone who can reach the server chooses the ids. The polite client
+ * spaces every arXiv request 3 s apart, so an unbounded queue of fetches would delay the harvest and
+ * answer its last callers minutes late: requests for an id already being fetched share that fetch, and
+ * past `maxPending` distinct ids new ones are refused until some finish.
+ */
+export class PaperFetcher {
+  readonly #pending = new Map<string, Promise<PaperEntity>>();
+
+  constructor(private readonly options: PaperFetcherOptions) {
+    if (!Number.isInteger(options.maxPending) || options.maxPending < 1) {
+      throw new QuireError(
+        'bad-input',
+        `QUIRE_FETCH_MAX_PENDING must be a whole number of at least 1, not "${options.maxPending}".`,
+        400,
+      );
+    }
+  }
+
+  /** Ids being fetched now. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  fetch(idOrUrl: string): Promise<PaperEntity> {
+    const id = normaliseArxivId(idOrUrl);
+    const running = this.#pending.get(id);
+    if (running) return running;
+    const { maxPending, ...fetchOptions } = this.options;
+    if (this.#pending.size >= maxPending) {
+      return Promise.reject(
+        new QuireError(
+          'rate-limited',
+          `${this.#pending.size} papers are already being fetched from arXiv, the most this server queues at once (QUIRE_FETCH_MAX_PENDING=${maxPending}). Try again in a minute.`,
+          429,
+        ),
+      );
+    }
+    const run = fetchPaper(id, fetchOptions).finally(() => this.#pending.delete(id));
+    this.#pending.set(id, run);
+    return run;
+  }
+}

@@ -11,6 +11,8 @@ export type Fault =
   | { kind: 'expiredToken'; match?: RegExp }
   /** Waits, then answers normally. */
   | { kind: 'slow'; delayMs: number; match?: RegExp }
+  /** Answers normally once `until` settles: the test decides when, so it can act while the request is open. */
+  | { kind: 'hold'; until: Promise<void>; match?: RegExp }
   /** Destroys the socket without answering. */
   | { kind: 'reset'; match?: RegExp };
 

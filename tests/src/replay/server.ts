@@ -106,6 +106,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
       return;
     }
     if (fault?.kind === 'slow') await sleep(fault.delayMs);
+    if (fault?.kind === 'hold') await fault.until;
     if (closed || res.destroyed) return;
 
     let reply: Reply;
