@@ -55,8 +55,12 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
   // places, and a kept narrower tag implies its parents), so every paper it touches, before or now, is
   // tagged anew with the whole taxonomy. Those papers are marked stale in the same transaction that drops
   // the old tags, so an interrupted run resumes with them.
-  const touched = new Set<string>(store.papersWithTopics([...removed, ...changed]));
-  if (changed.length > 0) {
+  // Every topic changed (a new engine, a first tagging): every paper is touched, without a first pass.
+  const everything = options.full === true || changed.length === taxonomy.topics.length;
+  const touched = new Set<string>(
+    everything ? papers.map((p) => p.id) : store.papersWithTopics([...removed, ...changed]),
+  );
+  if (changed.length > 0 && !everything) {
     const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
     for (const p of papers) if (partial.passing(p).length > 0) touched.add(p.id);
   }
