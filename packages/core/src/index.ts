@@ -7,6 +7,7 @@ export * from './code-links.ts';
 export * from './dates.ts';
 export * from './listing-schedule.ts';
 export * from './paper-normalise.ts';
+export { PAPER_LIMITS } from './paper-limits.ts';
 export * from './paper-merge.ts';
 export * from './status-dto.ts';
 export * from './tagging/index.ts';

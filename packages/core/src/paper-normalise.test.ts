@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreError } from './errors.ts';
 import type { RawPaper } from './paper.ts';
+import { PAPER_LIMITS } from './paper-limits.ts';
 import { normalisePaper } from './paper-normalise.ts';
 
 const raw: RawPaper = {
@@ -160,6 +161,40 @@ describe('normalisePaper', () => {
     const error = errorOf(() => normalisePaper({ ...raw, ...change }));
     expect(error).toMatchObject({ name: 'CoreError', code: 'invalid-paper' });
     expect(error.message).toMatch(message);
+  });
+
+  it('cuts a hostile record to the field limits instead of storing it whole', () => {
+    const paper = normalisePaper({
+      ...raw,
+      title: 'Long '.repeat(1_000_000),
+      abstract: 'a'.repeat(8 * 1024 * 1024),
+      authors: Array.from({ length: 20_000 }, (_, i) => ({
+        name: i === 0 ? `Ada ${'L'.repeat(1_000_000)}` : `Author ${i}`,
+        affiliations: Array.from({ length: 100 }, (_, j) => `Lab ${j}`),
+      })),
+      comment: 'c'.repeat(1_000_000),
+    });
+    expect(paper.title.length).toBeLessThanOrEqual(PAPER_LIMITS.titleChars);
+    expect(paper.title).toMatch(/^Long Long .*…$/);
+    expect(paper.abstract.length).toBeLessThanOrEqual(PAPER_LIMITS.abstractChars);
+    expect(paper.abstract.endsWith('a…')).toBe(true);
+    expect(paper.authors).toHaveLength(PAPER_LIMITS.authors);
+    expect(paper.authors[0]?.name.length).toBeLessThanOrEqual(PAPER_LIMITS.authorNameChars);
+    expect(paper.authors[1]?.affiliations).toHaveLength(PAPER_LIMITS.affiliationsPerAuthor);
+    expect(paper.comment?.length).toBeLessThanOrEqual(PAPER_LIMITS.otherTextChars);
+  });
+
+  it('cuts an author line given as one huge string before splitting it', () => {
+    const line = Array.from({ length: 30_000 }, (_, i) => `Author Number${i}`).join(', ');
+    const paper = normalisePaper({ ...raw, authors: line });
+    expect(paper.authors).toHaveLength(PAPER_LIMITS.authors);
+    expect(paper.authors[0]?.name).toBe('Author Number0');
+  });
+
+  it('never splits a surrogate pair when cutting', () => {
+    const paper = normalisePaper({ ...raw, title: '𝔸'.repeat(PAPER_LIMITS.titleChars) });
+    expect(paper.title.endsWith('𝔸…')).toBe(true);
+    expect(paper.title.length).toBeLessThanOrEqual(PAPER_LIMITS.titleChars);
   });
 
   it('rejects an unreadable id with invalid-arxiv-id', () => {

@@ -8,6 +8,7 @@ import { findCodeLinks } from './code-links.ts';
 import { canonicalTimestamp, isYmd } from './dates.ts';
 import { CoreError } from './errors.ts';
 import { estimateListingDate } from './listing-schedule.ts';
+import { PAPER_LIMITS, capText, cutAt } from './paper-limits.ts';
 import type { Author, PaperEntity, PaperVersion, RawPaper } from './paper.ts';
 import { normaliseAuthorName, normaliseText } from './text-normalise.ts';
 
@@ -22,28 +23,40 @@ function unique<T>(items: Iterable<T>): T[] {
   return [...new Set(items)];
 }
 
-/** Normalised text, or null when absent or blank. */
-function optionalText(s: string | null | undefined): string | null {
+/** Normalised text (cut to `max`), or null when absent or blank. */
+function optionalText(
+  s: string | null | undefined,
+  max: number = PAPER_LIMITS.otherTextChars,
+): string | null {
   if (typeof s !== 'string') return null;
-  const text = normaliseText(s);
+  const text = capText(s, max, normaliseText);
   return text === '' ? null : text;
 }
 
-function requiredText(id: string, field: string, s: unknown): string {
-  const text = typeof s === 'string' ? normaliseText(s) : '';
+function requiredText(id: string, field: string, s: unknown, max: number): string {
+  const text = typeof s === 'string' ? capText(s, max, normaliseText) : '';
   if (text === '') throw invalidPaper(id, `has no ${field}`);
   return text;
 }
 
 function normaliseAuthors(authors: RawPaper['authors']): Author[] {
   const result: Author[] = [];
-  for (const author of typeof authors === 'string' ? splitAuthorLine(authors) : authors) {
-    const name = normaliseAuthorName(typeof author === 'string' ? author : author.name);
+  const listed =
+    typeof authors === 'string' ? splitAuthorLine(cutAt(authors, PAPER_LIMITS.authorLineChars)) : authors;
+  for (const author of listed) {
+    if (result.length >= PAPER_LIMITS.authors) break;
+    const raw = typeof author === 'string' ? author : author.name;
+    const name = capText(raw, PAPER_LIMITS.authorNameChars, normaliseAuthorName);
     if (name === '') continue;
     const affiliations = typeof author === 'string' ? [] : (author.affiliations ?? []);
     result.push({
       name,
-      affiliations: unique(affiliations.map(normaliseText).filter((affiliation) => affiliation !== '')),
+      affiliations: unique(
+        affiliations
+          .slice(0, PAPER_LIMITS.affiliationsPerAuthor)
+          .map((affiliation) => capText(affiliation, PAPER_LIMITS.affiliationChars, normaliseText))
+          .filter((affiliation) => affiliation !== ''),
+      ),
     });
   }
   return result;
@@ -118,14 +131,14 @@ function listingOf(
 }
 
 /**
- * Normalises one source record. Throws CoreError('invalid-arxiv-id') for an unreadable id and
+ * Normalises one source record; text fields longer than PAPER_LIMITS are cut, ending in "…". Throws CoreError('invalid-arxiv-id') for an unreadable id and
  * CoreError('invalid-paper'), naming the paper and the field, for a missing title, abstract or category or
  * an unreadable version, date or listing date.
  */
 export function normalisePaper(raw: RawPaper): PaperEntity {
   const { id, version } = parseArxivId(raw.id);
-  const title = requiredText(id, 'title', raw.title);
-  const abstract = requiredText(id, 'abstract', raw.abstract);
+  const title = requiredText(id, 'title', raw.title, PAPER_LIMITS.titleChars);
+  const abstract = requiredText(id, 'abstract', raw.abstract, PAPER_LIMITS.abstractChars);
   const categories = normaliseCategories(id, raw.categories, raw.primaryCategory);
   const versions = normaliseVersions(id, raw.versions, version);
   const submittedV1 =
