@@ -41,6 +41,10 @@ export interface QuireConfig {
   syncIdleUnloadSeconds: number;
   /** Stored update rows after which a group's log is merged into one. */
   syncCompactAfterUpdates: number;
+  /** Longest dump line an import reads (longer ones are skipped and reported), in bytes. */
+  importMaxLineBytes: number;
+  /** Largest decompressed OAI-PMH page an import reads (larger ones fail their file), in bytes. */
+  importMaxXmlBytes: number;
 }
 
 export const DEFAULT_CATEGORIES = ['cs.AI', 'cs.CL', 'cs.CV', 'cs.LG', 'cs.RO', 'cs.IR', 'cs.MA'];
@@ -69,6 +73,8 @@ export const DEFAULT_CONFIG: QuireConfig = {
   syncMessageBurst: 500,
   syncIdleUnloadSeconds: 30,
   syncCompactAfterUpdates: 500,
+  importMaxLineBytes: 1024 * 1024,
+  importMaxXmlBytes: 32 * 1024 * 1024,
 };
 
 /** Reads QUIRE_* variables; unknown or empty ones are ignored. */
@@ -94,6 +100,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_SYNC_BURST) out.syncMessageBurst = Number(env.QUIRE_SYNC_BURST);
   if (env.QUIRE_SYNC_IDLE_SECONDS) out.syncIdleUnloadSeconds = Number(env.QUIRE_SYNC_IDLE_SECONDS);
   if (env.QUIRE_SYNC_COMPACT_AFTER) out.syncCompactAfterUpdates = Number(env.QUIRE_SYNC_COMPACT_AFTER);
+  if (env.QUIRE_IMPORT_MAX_LINE_BYTES) out.importMaxLineBytes = Number(env.QUIRE_IMPORT_MAX_LINE_BYTES);
+  if (env.QUIRE_IMPORT_MAX_XML_BYTES) out.importMaxXmlBytes = Number(env.QUIRE_IMPORT_MAX_XML_BYTES);
   return out;
 }
 

@@ -17,7 +17,8 @@ export type QuireErrorCode =
   | 'unauthorized' // no invite token, or one that does not open the group
   | 'forbidden' // a valid token whose role does not allow the request, or a request from another site
   | 'unsupported-media-type' // a state-changing request whose body is not JSON
-  | 'rate-limited';
+  | 'rate-limited'
+  | 'too-large'; // input past a configured size limit
 
 export class QuireError extends Error {
   override readonly name = 'QuireError';

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIG, configFromEnv } from '../config.ts';
 import { QuireError, errorMessage } from '../errors.ts';
 import { importPaths, type ImportReport } from '../ingest/import-dumps.ts';
 import { papersOf } from '../ingest/import-report.ts';
@@ -8,6 +9,8 @@ import { tagAfterIngest } from './command-topics.ts';
 export interface ImportCommandContext {
   dbPath: string;
   args: string[];
+  /** QUIRE_IMPORT_MAX_LINE_BYTES and QUIRE_IMPORT_MAX_XML_BYTES are read from here. */
+  env?: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 }
@@ -41,9 +44,12 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
     return 1;
   }
   const bar = createProgressBar(ctx.stderr);
+  const limits = { ...DEFAULT_CONFIG, ...configFromEnv(ctx.env ?? {}) };
   try {
     const report = await importPaths(store, args.paths, {
       batchSize: args.batchSize,
+      maxLineBytes: limits.importMaxLineBytes,
+      maxXmlBytes: limits.importMaxXmlBytes,
       onProgress: (progress) => bar.update(progress),
       onFileDone: (file) => bar.fileDone(file),
     });

@@ -7,7 +7,14 @@ import type { Store } from '../store/open-store.ts';
 import { expandPaths, type DumpCandidate } from './dump-files.ts';
 import { emptyFileReport, noteError, totalsOf, type FileReport, type ImportReport } from './import-report.ts';
 import { ProgressTicker, type ImportProgress } from './import-progress.ts';
-import { openDump, readAll, splitLines, type OpenedDump } from './read-dump.ts';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_XML_BYTES,
+  openDump,
+  readAll,
+  splitLines,
+  type OpenedDump,
+} from './read-dump.ts';
 
 export type { FileReport, ImportReport, ImportTotals, LineError } from './import-report.ts';
 export type { ImportProgress } from './import-progress.ts';
@@ -19,6 +26,10 @@ export interface ImportOptions {
   onFileDone?: (file: FileReport) => void;
   /** Dump lines per store transaction. */
   batchSize?: number;
+  /** Longest JSON Lines line, in bytes; a longer one is skipped and reported. */
+  maxLineBytes?: number;
+  /** Largest decompressed OAI-PMH page, in bytes; a larger one fails its file. */
+  maxXmlBytes?: number;
   now?: () => Date;
 }
 
@@ -30,6 +41,8 @@ const AS_LISTING = { countsAsListing: true } as const;
 interface ImportContext {
   store: Store;
   batchSize: number;
+  maxLineBytes: number;
+  maxXmlBytes: number;
   now: () => Date;
   progress: ProgressTicker;
 }
@@ -37,22 +50,24 @@ interface ImportContext {
 /**
  * Imports dump files and folders into the store: JSON Lines (the listing corpus, the Kaggle snapshot) plain,
  * gzip or brotli, streamed with constant memory in batches of `batchSize`; and saved OAI-PMH pages, one page
- * per transaction. A malformed line is skipped and reported; a file that cannot be read or recognised fails
- * alone and the import carries on with the next. Each file is recorded in the ingest log.
+ * per transaction. A malformed line (not JSON, not a paper, longer than `maxLineBytes`, not UTF-8) is skipped
+ * and reported; a file that cannot be read or recognised, or a page past `maxXmlBytes`, fails alone and the
+ * import carries on with the next. Each file is recorded in the ingest log.
  */
 export async function importPaths(
   store: Store,
   paths: readonly string[],
   opts: ImportOptions = {},
 ): Promise<ImportReport> {
-  const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new QuireError(
-      'bad-input',
-      `The batch size must be a whole number of at least 1, not ${batchSize}.`,
-      400,
-    );
-  }
+  const batchSize = wholeNumber('The batch size', opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  const maxLineBytes = wholeNumber(
+    'The longest line to import (QUIRE_IMPORT_MAX_LINE_BYTES)',
+    opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+  );
+  const maxXmlBytes = wholeNumber(
+    'The largest XML page to import (QUIRE_IMPORT_MAX_XML_BYTES)',
+    opts.maxXmlBytes ?? DEFAULT_MAX_XML_BYTES,
+  );
   const now = opts.now ?? (() => new Date());
   const started = now();
   const { files: candidates, notes } = await expandPaths(paths);
@@ -60,6 +75,8 @@ export async function importPaths(
   const ctx: ImportContext = {
     store,
     batchSize,
+    maxLineBytes,
+    maxXmlBytes,
     now,
     progress: new ProgressTicker(opts.onProgress, now, candidates.length, bytesTotal),
   };
@@ -114,10 +131,15 @@ async function importLines(ctx: ImportContext, dump: OpenedDump, report: FileRep
     store(ctx, batch, report);
     batch = [];
   };
-  for await (const run of splitLines(dump.text)) {
+  for await (const run of splitLines(dump.bytes, ctx.maxLineBytes)) {
     let lineNumber = run.first;
     for (const line of run.lines) {
       const current = lineNumber++;
+      if (typeof line !== 'string') {
+        report.skipped++;
+        noteError(report, current, line.skipped);
+        continue;
+      }
       if (isBlank(line)) continue;
       try {
         batch.push(normalisePaper(parseDumpLine(line)));
@@ -135,7 +157,7 @@ async function importLines(ctx: ImportContext, dump: OpenedDump, report: FileRep
 
 /** An OAI-PMH page is one unit: parsed and normalised whole before anything of it is stored. */
 async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileReport): Promise<void> {
-  const page = parseOaiResponse(await readAll(dump.text), report.path);
+  const page = parseOaiResponse(await readAll(dump.bytes, report.path, ctx.maxXmlBytes), report.path);
   // An empty list is normal flow for a harvest; any other OAI error means the saved page holds no records.
   if (page.error && page.error.code !== 'noRecordsMatch') {
     throw new QuireError(
@@ -167,6 +189,13 @@ function store(ctx: ImportContext, papers: readonly PaperEntity[], report: FileR
   report.updated += counts.updated;
   report.unchanged += counts.unchanged;
   ctx.progress.addPapers(papers.length);
+}
+
+function wholeNumber(what: string, n: number): number {
+  if (!Number.isInteger(n) || n < 1) {
+    throw new QuireError('bad-input', `${what} must be a whole number of at least 1, not ${n}.`, 400);
+  }
+  return n;
 }
 
 function isBlank(line: string): boolean {
