@@ -2,12 +2,14 @@
  * `pnpm bench <name>`: each benchmark prints readable lines and, as its very last line, one JSON object
  * with its figures (e.g. {"bench":"ingest",…}) so scripts can read the results.
  */
+import { runHardeningBench } from './hardening-bench.ts';
 import { runIngestBench } from './ingest-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
 import { runTaggingBench } from './tagging-bench.ts';
 import { runWebBench } from './web-bench.ts';
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+  hardening: runHardeningBench,
   ingest: runIngestBench,
   sync: runSyncBench,
   tagging: runTaggingBench,
