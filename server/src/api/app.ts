@@ -16,6 +16,7 @@ import type { SearchApi } from '../search/search-service.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
+import { securityHeaders } from './security-headers.ts';
 import { serveWebApp } from './static-files.ts';
 
 export interface AppOptions {
@@ -51,6 +52,8 @@ const MAX_BATCH_PAPERS = 100;
 export function createApp(options: AppOptions): Hono {
   const { store } = options;
   const app = new Hono();
+
+  app.use('*', securityHeaders());
 
   // Every API body is small JSON (a group's name, an invite's role): a larger one is refused before it is
   // read whole, so a 200 MB upload cannot make the server hold it in memory.

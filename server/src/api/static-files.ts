@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
+import { pagePolicy } from './security-headers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,6 +31,7 @@ function decodedPath(pathname: string): string | null {
  */
 export function serveWebApp(rootDir: string): MiddlewareHandler {
   const root = resolve(rootDir);
+  const indexPolicy = cachedIndexPolicy(join(root, 'index.html'));
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const path = decodedPath(new URL(c.req.url).pathname);
@@ -48,10 +50,30 @@ export function serveWebApp(rootDir: string): MiddlewareHandler {
     }
     const body = await readFile(target);
     const immutable = target.includes(`${sep}_app${sep}immutable${sep}`);
+    const html = extname(target) === '.html';
     return c.body(body, 200, {
       'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      // Every file gets the page policy: the service worker's fetches run under its script's policy, and an
+      // SVG opened on its own is a document.
+      'content-security-policy': html ? pagePolicy(body.toString('utf8')) : await indexPolicy(),
     });
+  };
+}
+
+/** The page policy of index.html, read again only when a rebuild changed the file. */
+function cachedIndexPolicy(indexPath: string): () => Promise<string> {
+  let cached: { mtimeMs: number; policy: string } | null = null;
+  return async () => {
+    try {
+      const { mtimeMs } = await stat(indexPath);
+      if (cached?.mtimeMs !== mtimeMs) {
+        cached = { mtimeMs, policy: pagePolicy(await readFile(indexPath, 'utf8')) };
+      }
+      return cached.policy;
+    } catch {
+      return pagePolicy('');
+    }
   };
 }
 
