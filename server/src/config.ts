@@ -37,6 +37,19 @@ export interface QuireConfig {
   /** Sustained sync messages per second per connection, and the burst allowed on top (token bucket). */
   syncMessagesPerSecond: number;
   syncMessageBurst: number;
+  /** The same shared by all sync connections on one invite, and by all from one client address. */
+  syncInviteMessagesPerSecond: number;
+  syncInviteMessageBurst: number;
+  syncAddressMessagesPerSecond: number;
+  syncAddressMessageBurst: number;
+  /** Live sync connections one client address may hold. */
+  syncConnectionsPerAddress: number;
+  /** Requests for a whole group's state one client address may make: per minute, and at once. */
+  syncStateRequestsPerMinute: number;
+  syncStateRequestBurst: number;
+  /** Largest presence (awareness) state relayed, in bytes, and client ids one connection may announce. */
+  syncPresenceMaxBytes: number;
+  syncPresenceIdsPerConnection: number;
   /** Seconds a group with no connections stays in memory before it is compacted and unloaded. */
   syncIdleUnloadSeconds: number;
   /** Stored update rows after which a group's log is merged into one. */
@@ -71,6 +84,15 @@ export const DEFAULT_CONFIG: QuireConfig = {
   syncMaxBufferedBytes: 32 * 1024 * 1024,
   syncMessagesPerSecond: 100,
   syncMessageBurst: 500,
+  syncInviteMessagesPerSecond: 300,
+  syncInviteMessageBurst: 1500,
+  syncAddressMessagesPerSecond: 500,
+  syncAddressMessageBurst: 2500,
+  syncConnectionsPerAddress: 100,
+  syncStateRequestsPerMinute: 60,
+  syncStateRequestBurst: 30,
+  syncPresenceMaxBytes: 4096,
+  syncPresenceIdsPerConnection: 4,
   syncIdleUnloadSeconds: 30,
   syncCompactAfterUpdates: 500,
   importMaxLineBytes: 1024 * 1024,
@@ -98,6 +120,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_SYNC_MAX_BUFFERED_BYTES) out.syncMaxBufferedBytes = Number(env.QUIRE_SYNC_MAX_BUFFERED_BYTES);
   if (env.QUIRE_SYNC_RATE) out.syncMessagesPerSecond = Number(env.QUIRE_SYNC_RATE);
   if (env.QUIRE_SYNC_BURST) out.syncMessageBurst = Number(env.QUIRE_SYNC_BURST);
+  if (env.QUIRE_SYNC_INVITE_RATE) out.syncInviteMessagesPerSecond = Number(env.QUIRE_SYNC_INVITE_RATE);
+  if (env.QUIRE_SYNC_INVITE_BURST) out.syncInviteMessageBurst = Number(env.QUIRE_SYNC_INVITE_BURST);
+  if (env.QUIRE_SYNC_ADDRESS_RATE) out.syncAddressMessagesPerSecond = Number(env.QUIRE_SYNC_ADDRESS_RATE);
+  if (env.QUIRE_SYNC_ADDRESS_BURST) out.syncAddressMessageBurst = Number(env.QUIRE_SYNC_ADDRESS_BURST);
+  if (env.QUIRE_SYNC_CONNECTIONS_PER_ADDRESS)
+    out.syncConnectionsPerAddress = Number(env.QUIRE_SYNC_CONNECTIONS_PER_ADDRESS);
+  if (env.QUIRE_SYNC_STATE_REQUESTS_PER_MINUTE)
+    out.syncStateRequestsPerMinute = Number(env.QUIRE_SYNC_STATE_REQUESTS_PER_MINUTE);
+  if (env.QUIRE_SYNC_STATE_REQUEST_BURST)
+    out.syncStateRequestBurst = Number(env.QUIRE_SYNC_STATE_REQUEST_BURST);
+  if (env.QUIRE_SYNC_PRESENCE_BYTES) out.syncPresenceMaxBytes = Number(env.QUIRE_SYNC_PRESENCE_BYTES);
+  if (env.QUIRE_SYNC_PRESENCE_IDS) out.syncPresenceIdsPerConnection = Number(env.QUIRE_SYNC_PRESENCE_IDS);
   if (env.QUIRE_SYNC_IDLE_SECONDS) out.syncIdleUnloadSeconds = Number(env.QUIRE_SYNC_IDLE_SECONDS);
   if (env.QUIRE_SYNC_COMPACT_AFTER) out.syncCompactAfterUpdates = Number(env.QUIRE_SYNC_COMPACT_AFTER);
   if (env.QUIRE_IMPORT_MAX_LINE_BYTES) out.importMaxLineBytes = Number(env.QUIRE_IMPORT_MAX_LINE_BYTES);

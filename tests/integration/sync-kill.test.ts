@@ -12,8 +12,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('group sync durability', () => {
   it('keeps every edit a peer received when the server is killed with SIGKILL mid-burst', async () => {
     const dbPath = join(dir, 'quire.db');
-    // A burst far above what people type: lift the rate limit so it is the kill that interrupts it.
-    const env = { QUIRE_SYNC_RATE: '1000000', QUIRE_SYNC_BURST: '1000000' };
+    // A burst far above what people type: lift the rate limits so it is the kill that interrupts it.
+    const env = {
+      QUIRE_SYNC_RATE: '1000000',
+      QUIRE_SYNC_BURST: '1000000',
+      QUIRE_SYNC_INVITE_RATE: '1000000',
+      QUIRE_SYNC_INVITE_BURST: '1000000',
+      QUIRE_SYNC_ADDRESS_RATE: '1000000',
+      QUIRE_SYNC_ADDRESS_BURST: '1000000',
+    };
     const first = await spawnServer(dbPath, env);
     const group = await createGroup(first.url);
     const token = tokenOf(group, 'read-write');

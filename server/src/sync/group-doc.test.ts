@@ -1,3 +1,4 @@
+import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
@@ -65,6 +66,29 @@ describe('GroupDoc', () => {
     expect(store.groupUpdates.count(groupId)).toBe(1);
     expect(watcher.sent).toHaveLength(1);
     expect(writer.sent).toEqual([]); // not echoed to its sender
+  });
+
+  it('answers requests for everything from one encoding until an update changes the group', async () => {
+    const doc = await loadedDoc();
+    const writer = new Peer();
+    doc.join(writer);
+    doc.store(writer, anEdit('first'));
+    const nothingKnown = Y.encodeStateVector(new Y.Doc());
+    const whole = doc.syncStep2(nothingKnown);
+    expect(doc.syncStep2(nothingKnown)).toBe(whole);
+
+    doc.store(writer, anEdit('second'));
+    const after = doc.syncStep2(nothingKnown);
+    expect(after).not.toBe(whole);
+    const reader = new Y.Doc();
+    const message = decoding.createDecoder(after);
+    decoding.readVarUint(message); // message type
+    decoding.readVarUint(message); // sync step
+    Y.applyUpdate(reader, decoding.readVarUint8Array(message));
+    expect(reader.getArray('edits').toArray().sort()).toEqual(['first', 'second']);
+    // A client that has part of the group still gets only the rest, encoded for it.
+    const partial = doc.syncStep2(Y.encodeStateVector(reader));
+    expect(partial.length).toBeLessThan(after.length);
   });
 
   it('loads around a stored row Yjs cannot read, and compaction drops it', async () => {

@@ -1,8 +1,18 @@
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { errorMessage } from '../errors.ts';
-import type { CloseCode } from '@quire/core';
-import { awarenessMessage, syncStep1Message, syncStep2Message, updateMessage } from './sync-messages.ts';
+import { CLOSE_CODES, type CloseCode } from '@quire/core';
+import {
+  awarenessMessage,
+  checkPresenceJson,
+  presenceUpdate,
+  readPresenceEntries,
+  syncStep1Message,
+  syncStep2Message,
+  updateMessage,
+  wantsWholeState,
+  type PresenceEntry,
+} from './sync-messages.ts';
 import type { StoredUpdate, UpdateLog } from './update-log.ts';
 
 /** What a group document needs from a connection. */
@@ -16,8 +26,15 @@ export interface GroupDocOptions {
   compactAfterUpdates: number;
   /** How long a document with no connections stays in memory. */
   idleUnloadMs: number;
+  /** Largest presence state (its JSON, in bytes) relayed; bigger ones are dropped. */
+  presenceMaxBytes?: number;
+  /** Client ids one connection may announce presence for; one more closes it (`presenceRefused`). */
+  presenceIdsPerConnection?: number;
   log: (line: string) => void;
 }
+
+export const DEFAULT_PRESENCE_MAX_BYTES = 4096;
+export const DEFAULT_PRESENCE_IDS_PER_CONNECTION = 4;
 
 type DocState = 'loading' | 'ready' | 'failed' | 'unloaded';
 
@@ -32,8 +49,16 @@ export class GroupDoc {
   private awareness: awarenessProtocol.Awareness | null = null;
   private state: DocState = 'loading';
   private readonly peers = new Set<DocPeer>();
-  /** Awareness client ids each peer announced, removed for the others when the peer leaves. */
-  private readonly presence = new Map<DocPeer, Set<number>>();
+  /**
+   * Which peer owns each awareness client id: the first to announce it. Only the owner may change or
+   * remove that presence, and leaving removes exactly the ids a peer owns.
+   */
+  private readonly owners = new Map<number, DocPeer>();
+  private readonly owned = new Map<DocPeer, Set<number>>();
+  /** Peers already logged for an oversize presence state (logged once, dropped always). */
+  private readonly warnedOversize = new WeakSet<DocPeer>();
+  /** The answer to "send me everything", kept until the next update changes the document. */
+  private wholeState: Uint8Array | null = null;
   private rows = 0;
   private compactQueued = false;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -59,11 +84,12 @@ export class GroupDoc {
 
   leave(peer: DocPeer): void {
     if (!this.peers.delete(peer)) return;
-    const announced = this.presence.get(peer);
-    this.presence.delete(peer);
-    if (announced && announced.size > 0 && this.awareness) {
+    const owned = this.owned.get(peer);
+    this.owned.delete(peer);
+    for (const id of owned ?? []) this.owners.delete(id);
+    if (owned && owned.size > 0 && this.awareness) {
       // Emits an awareness update, relayed to the remaining peers as "these clients left".
-      awarenessProtocol.removeAwarenessStates(this.awareness, [...announced], null);
+      awarenessProtocol.removeAwarenessStates(this.awareness, [...owned], null);
     }
     if (this.peers.size === 0) this.scheduleUnload();
   }
@@ -85,14 +111,52 @@ export class GroupDoc {
     return syncStep1Message(this.readyDoc());
   }
 
+  /**
+   * A request for everything (a new or read-only client's empty state vector) is answered from one
+   * encoding until the next update: encoding a large group is the expensive part of a reconnect loop.
+   */
   syncStep2(stateVector: Uint8Array): Uint8Array {
-    return syncStep2Message(this.readyDoc(), stateVector);
+    const doc = this.readyDoc();
+    if (!wantsWholeState(doc, stateVector)) return syncStep2Message(doc, stateVector);
+    this.wholeState ??= syncStep2Message(doc, stateVector);
+    return this.wholeState;
   }
 
-  /** Applies a peer's presence; throws on a malformed update (caught by the connection). */
-  applyAwareness(from: DocPeer, update: Uint8Array): void {
+  /**
+   * Applies the entries of a peer's presence it may send: ids it owns or that nobody owns yet (which
+   * it then owns), states within the size limit. Entries for another peer's id are dropped rather than
+   * refused with a close: a client whose old socket the server has not yet seen die announces its id
+   * again from the new one, and gets it once the old one is gone. Returns the close code when the peer
+   * claims more ids than allowed; throws MalformedMessage on a malformed update.
+   */
+  applyAwareness(from: DocPeer, update: Uint8Array): CloseCode | null {
     this.readyDoc();
-    if (this.awareness) awarenessProtocol.applyAwarenessUpdate(this.awareness, update, from);
+    const awareness = this.awareness;
+    if (!awareness) return null;
+    const maxBytes = this.options.presenceMaxBytes ?? DEFAULT_PRESENCE_MAX_BYTES;
+    const maxIds = this.options.presenceIdsPerConnection ?? DEFAULT_PRESENCE_IDS_PER_CONNECTION;
+    const accepted: PresenceEntry[] = [];
+    for (const entry of readPresenceEntries(update)) {
+      const owner = this.owners.get(entry.clientId);
+      if (owner !== undefined && owner !== from) continue;
+      if (entry.json.byteLength > maxBytes) {
+        this.warnOversize(from, entry, maxBytes);
+        continue;
+      }
+      checkPresenceJson(entry);
+      if (owner === undefined) {
+        let owned = this.owned.get(from);
+        if (!owned) this.owned.set(from, (owned = new Set()));
+        if (owned.size >= maxIds) return CLOSE_CODES.presenceRefused;
+        owned.add(entry.clientId);
+        this.owners.set(entry.clientId, from);
+      }
+      accepted.push(entry);
+    }
+    if (accepted.length > 0) {
+      awarenessProtocol.applyAwarenessUpdate(awareness, presenceUpdate(accepted), from);
+    }
+    return null;
   }
 
   /** Every known presence state as one message, or null when nobody announced any. */
@@ -127,6 +191,7 @@ export class GroupDoc {
     this.doc?.destroy(); // also destroys the awareness and its timer
     this.doc = null;
     this.awareness = null;
+    this.wholeState = null;
     this.onUnload(this);
   }
 
@@ -184,23 +249,26 @@ export class GroupDoc {
     const awareness = new awarenessProtocol.Awareness(doc);
     awareness.setLocalState(null); // the server is not a member: it has no presence of its own
     doc.on('update', (update: Uint8Array, origin: unknown) => {
+      this.wholeState = null;
       const message = updateMessage(update);
       for (const peer of this.peers) if (peer !== origin) peer.send(message);
     });
     awareness.on('update', (change: AwarenessChange, origin: unknown) => {
-      const peer = origin as DocPeer;
-      if (this.peers.has(peer)) {
-        let announced = this.presence.get(peer);
-        if (!announced) this.presence.set(peer, (announced = new Set()));
-        for (const id of [...change.added, ...change.updated]) announced.add(id);
-        for (const id of change.removed) announced.delete(id);
-      }
       const changed = [...change.added, ...change.updated, ...change.removed];
       const message = awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(awareness, changed));
       for (const other of this.peers) if (other !== origin) other.send(message);
     });
     this.doc = doc;
     this.awareness = awareness;
+  }
+
+  private warnOversize(from: DocPeer, entry: PresenceEntry, maxBytes: number): void {
+    if (this.warnedOversize.has(from)) return;
+    this.warnedOversize.add(from);
+    this.options.log(
+      `sync: group ${this.groupId}: dropped a presence state of ${entry.json.byteLength} bytes from client ` +
+        `${entry.clientId} (limit ${maxBytes}, QUIRE_SYNC_PRESENCE_BYTES)`,
+    );
   }
 
   private scheduleCompaction(): void {

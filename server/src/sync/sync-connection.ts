@@ -18,6 +18,19 @@ export interface ConnectionLimits {
   messageBurst: number;
 }
 
+/** A bucket this connection shares with others (its invite's, its address's), and the close for when it is empty. */
+export interface SharedBucket {
+  bucket: TokenBucket;
+  code: CloseCode;
+}
+
+export interface SharedLimits {
+  /** Every message takes a token from each of these as well as from the connection's own bucket. */
+  messages: SharedBucket[];
+  /** Every request for the group's state (sync step 1) takes a token from this one. */
+  stateRequests: SharedBucket;
+}
+
 /**
  * One authorized socket on one group. The role comes from the invite the server looked up, never
  * from the client. Frames are checked for size and rate as they arrive, queued until the group's stored
@@ -35,6 +48,7 @@ export class SyncConnection implements DocPeer {
     readonly invite: InviteEntity,
     private readonly group: GroupDoc,
     private readonly limits: ConnectionLimits,
+    private readonly shared: SharedLimits,
     private readonly log: (line: string) => void,
   ) {
     this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
@@ -77,6 +91,8 @@ export class SyncConnection implements DocPeer {
     const frame = toBytes(data);
     if (frame.byteLength > this.limits.maxFrameBytes) return this.close(CLOSE_CODES.frameTooLarge);
     if (!this.bucket.take()) return this.close(CLOSE_CODES.rateLimited);
+    // Shared buckets make a reconnect or a second socket cost the same as staying on one.
+    for (const { bucket, code } of this.shared.messages) if (!bucket.take()) return this.close(code);
     if (this.queue) this.queue.push(frame);
     else this.handle(frame);
   }
@@ -108,20 +124,30 @@ export class SyncConnection implements DocPeer {
 
   private dispatch(message: ClientMessage): void {
     switch (message.kind) {
-      case 'sync-step-1':
+      case 'sync-step-1': {
+        // A well-behaved client asks once per connection; a loop asking for a large group again and
+        // again, over one socket or many, is what this bucket stops.
+        const { bucket, code } = this.shared.stateRequests;
+        if (!bucket.take()) return this.close(code);
         return this.send(this.group.syncStep2(message.stateVector));
+      }
       case 'sync-step-2':
       case 'update':
         // An empty step 2 is how any client, read-only included, says "I have nothing you lack".
         if (!updateHasContent(message.update)) return;
         if (this.invite.role !== 'read-write') return this.close(CLOSE_CODES.readOnly);
         return this.group.store(this, message.update);
-      case 'awareness':
+      case 'awareness': {
+        let refusal: CloseCode | null;
         try {
-          return this.group.applyAwareness(this, message.update);
+          refusal = this.group.applyAwareness(this, message.update);
         } catch (err) {
+          if (err instanceof MalformedMessage) throw err;
           throw new MalformedMessage(`bad awareness update: ${errorMessage(err)}`);
         }
+        if (refusal) this.close(refusal);
+        return;
+      }
       case 'query-awareness': {
         const presence = this.group.awarenessSnapshot();
         if (presence) this.send(presence);

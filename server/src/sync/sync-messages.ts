@@ -70,6 +70,21 @@ export function updateHasContent(update: Uint8Array): boolean {
   return decoded.structs.length > 0 || decoded.ds.clients.size > 0;
 }
 
+/**
+ * Whether the answer to `stateVector` is the whole document: the client knows nothing of any writer the
+ * document has (an empty state vector, or clocks only for writers the document never saw).
+ */
+export function wantsWholeState(doc: Y.Doc, stateVector: Uint8Array): boolean {
+  let known: Map<number, number>;
+  try {
+    known = Y.decodeStateVector(stateVector);
+  } catch (err) {
+    throw new MalformedMessage(`bad state vector: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  for (const [client, clock] of known) if (clock > 0 && Y.getState(doc.store, client) > 0) return false;
+  return true;
+}
+
 /** Sync step 2 for a client's state vector: everything the server has that the client lacks. */
 export function syncStep2Message(doc: Y.Doc, stateVector: Uint8Array): Uint8Array {
   let diff: Uint8Array;
@@ -96,6 +111,61 @@ export function updateMessage(update: Uint8Array): Uint8Array {
   const encoder = encoding.createEncoder();
   encoding.writeVarUint(encoder, MESSAGE_SYNC);
   syncProtocol.writeUpdate(encoder, update);
+  return encoding.toUint8Array(encoder);
+}
+
+/** One client's entry in an awareness update, its JSON state kept as the bytes that came in. */
+export interface PresenceEntry {
+  clientId: number;
+  clock: number;
+  json: Uint8Array;
+}
+
+/**
+ * The entries of an awareness update (y-protocols' encoding: a count, then id, clock and JSON state per
+ * client), read without applying them so that the server can check who may say what first. The JSON
+ * is not parsed here: a state above the size limit is dropped unread.
+ */
+export function readPresenceEntries(update: Uint8Array): PresenceEntry[] {
+  try {
+    const decoder = decoding.createDecoder(update);
+    const count = decoding.readVarUint(decoder);
+    const entries: PresenceEntry[] = [];
+    for (let i = 0; i < count; i++) {
+      const clientId = decoding.readVarUint(decoder);
+      const clock = decoding.readVarUint(decoder);
+      entries.push({ clientId, clock, json: decoding.readVarUint8Array(decoder) });
+    }
+    if (decoding.hasContent(decoder)) throw new MalformedMessage('trailing bytes after the awareness update');
+    return entries;
+  } catch (err) {
+    if (err instanceof MalformedMessage) throw err;
+    throw new MalformedMessage(`bad awareness update: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Throws MalformedMessage unless the entry's state is JSON, which y-protocols would parse mid-update. */
+export function checkPresenceJson(entry: PresenceEntry): void {
+  try {
+    JSON.parse(utf8.decode(entry.json));
+  } catch (err) {
+    throw new MalformedMessage(
+      `bad presence state of client ${entry.clientId}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
+/** An awareness update holding `entries`, as y-protocols encodes one. */
+export function presenceUpdate(entries: PresenceEntry[]): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, entries.length);
+  for (const { clientId, clock, json } of entries) {
+    encoding.writeVarUint(encoder, clientId);
+    encoding.writeVarUint(encoder, clock);
+    encoding.writeVarUint8Array(encoder, json);
+  }
   return encoding.toUint8Array(encoder);
 }
 

@@ -3,9 +3,11 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { QuireError } from '../errors.ts';
 import { CLOSE_CODES, type CloseCode } from '@quire/core';
-import { GroupDoc } from './group-doc.ts';
+import { addressKey } from './client-address.ts';
+import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupDoc } from './group-doc.ts';
 import type { AccessRefusal, GroupStore } from './group-store.ts';
 import { SyncConnection } from './sync-connection.ts';
+import { KeyedBuckets } from './token-bucket.ts';
 import type { UpdateLog } from './update-log.ts';
 
 export interface SyncOptions {
@@ -17,6 +19,21 @@ export interface SyncOptions {
   messagesPerSecond: number;
   /** Messages a connection may send at once (token bucket size). */
   messageBurst: number;
+  /** Sustained messages per second and burst shared by all connections on one invite. */
+  inviteMessagesPerSecond: number;
+  inviteMessageBurst: number;
+  /** Sustained messages per second and burst shared by all connections from one client address. */
+  addressMessagesPerSecond: number;
+  addressMessageBurst: number;
+  /** Live connections one client address may hold. */
+  connectionsPerAddress: number;
+  /** Requests for the group's state (sync step 1) one client address may make: per minute and at once. */
+  stateRequestsPerMinute: number;
+  stateRequestBurst: number;
+  /** Largest presence state relayed (bytes of its JSON); bigger ones are dropped. */
+  presenceMaxBytes: number;
+  /** Client ids one connection may announce presence for. */
+  presenceIdsPerConnection: number;
   /** Seconds a group with no connections stays in memory before it is compacted and unloaded. */
   idleUnloadSeconds: number;
   /** Update rows after which a loaded group is compacted into one. */
@@ -31,6 +48,15 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   maxBufferedBytes: 32 * 1024 * 1024,
   messagesPerSecond: 100,
   messageBurst: 500,
+  inviteMessagesPerSecond: 300,
+  inviteMessageBurst: 1500,
+  addressMessagesPerSecond: 500,
+  addressMessageBurst: 2500,
+  connectionsPerAddress: 100,
+  stateRequestsPerMinute: 60,
+  stateRequestBurst: 30,
+  presenceMaxBytes: DEFAULT_PRESENCE_MAX_BYTES,
+  presenceIdsPerConnection: DEFAULT_PRESENCE_IDS_PER_CONNECTION,
   idleUnloadSeconds: 30,
   compactAfterUpdates: 500,
   heartbeatSeconds: 30,
@@ -57,6 +83,10 @@ export class SyncServer {
   private readonly wss: WebSocketServer;
   private readonly docs = new Map<string, GroupDoc>();
   private readonly connections = new Set<SyncConnection>();
+  private readonly connectionsByAddress = new Map<string, number>();
+  private readonly inviteBuckets: KeyedBuckets;
+  private readonly addressBuckets: KeyedBuckets;
+  private readonly stateRequestBuckets: KeyedBuckets;
   private readonly heartbeat: NodeJS.Timeout;
   private closing = false;
 
@@ -72,9 +102,27 @@ export class SyncServer {
       'messagesPerSecond',
       'messageBurst',
       'compactAfterUpdates',
+      'inviteMessageBurst',
+      'addressMessageBurst',
+      'connectionsPerAddress',
+      'stateRequestBurst',
+      'presenceMaxBytes',
+      'presenceIdsPerConnection',
     ] as const) {
       if (!(this.options[key] >= 1)) throw badOption(key, this.options[key], 'at least 1');
     }
+    for (const key of [
+      'inviteMessagesPerSecond',
+      'addressMessagesPerSecond',
+      'stateRequestsPerMinute',
+    ] as const) {
+      const value = this.options[key];
+      if (!(value > 0 && Number.isFinite(value))) throw badOption(key, value, 'a positive number');
+    }
+    const o = this.options;
+    this.inviteBuckets = new KeyedBuckets(o.inviteMessagesPerSecond, o.inviteMessageBurst);
+    this.addressBuckets = new KeyedBuckets(o.addressMessagesPerSecond, o.addressMessageBurst);
+    this.stateRequestBuckets = new KeyedBuckets(o.stateRequestsPerMinute / 60, o.stateRequestBurst);
     const { idleUnloadSeconds, heartbeatSeconds } = this.options;
     if (!(idleUnloadSeconds >= 0 && Number.isFinite(idleUnloadSeconds))) {
       throw badOption('idleUnloadSeconds', idleUnloadSeconds, 'a number of seconds, 0 or more');
@@ -105,8 +153,9 @@ export class SyncServer {
       socket.destroy();
       return;
     }
+    const address = addressKey(req.socket.remoteAddress);
     this.wss.handleUpgrade(req, socket, head, (ws) =>
-      this.accept(ws, groupId, url.searchParams.get('token')),
+      this.accept(ws, groupId, url.searchParams.get('token'), address),
     );
   }
 
@@ -147,9 +196,11 @@ export class SyncServer {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
-  private accept(ws: WebSocket, groupId: string, token: string | null): void {
+  private accept(ws: WebSocket, groupId: string, token: string | null, address: string): void {
     ws.on('error', () => {}); // protocol errors close the socket themselves; 'close' cleans up
     if (this.closing) return refuse(ws, CLOSE_CODES.shuttingDown);
+    const live = this.connectionsByAddress.get(address) ?? 0;
+    if (live >= this.options.connectionsPerAddress) return refuse(ws, CLOSE_CODES.tooManyConnections);
     const access = this.groups.authorize(groupId, token);
     if (!access.ok) return refuse(ws, REFUSALS[access.refusal]);
     let doc = this.docs.get(groupId);
@@ -160,6 +211,8 @@ export class SyncServer {
         {
           compactAfterUpdates: this.options.compactAfterUpdates,
           idleUnloadMs: this.options.idleUnloadSeconds * 1000,
+          presenceMaxBytes: this.options.presenceMaxBytes,
+          presenceIdsPerConnection: this.options.presenceIdsPerConnection,
           log: this.options.log,
         },
         (gone) => {
@@ -168,9 +221,25 @@ export class SyncServer {
       );
       this.docs.set(groupId, doc);
     }
-    const connection = new SyncConnection(ws, access.invite, doc, this.options, this.options.log);
+    const shared = {
+      messages: [
+        { bucket: this.inviteBuckets.get(access.invite.id), code: CLOSE_CODES.inviteRateLimited },
+        { bucket: this.addressBuckets.get(address), code: CLOSE_CODES.addressRateLimited },
+      ],
+      stateRequests: {
+        bucket: this.stateRequestBuckets.get(address),
+        code: CLOSE_CODES.stateRequestsLimited,
+      },
+    };
+    const connection = new SyncConnection(ws, access.invite, doc, this.options, shared, this.options.log);
     this.connections.add(connection);
-    ws.on('close', () => this.connections.delete(connection));
+    this.connectionsByAddress.set(address, live + 1);
+    ws.on('close', () => {
+      this.connections.delete(connection);
+      const left = (this.connectionsByAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.connectionsByAddress.set(address, left);
+      else this.connectionsByAddress.delete(address);
+    });
   }
 
   private beat(): void {
@@ -210,6 +279,15 @@ const SETTINGS: Partial<Record<keyof SyncOptions, string>> = {
   maxBufferedBytes: 'QUIRE_SYNC_MAX_BUFFERED_BYTES',
   messagesPerSecond: 'QUIRE_SYNC_RATE',
   messageBurst: 'QUIRE_SYNC_BURST',
+  inviteMessagesPerSecond: 'QUIRE_SYNC_INVITE_RATE',
+  inviteMessageBurst: 'QUIRE_SYNC_INVITE_BURST',
+  addressMessagesPerSecond: 'QUIRE_SYNC_ADDRESS_RATE',
+  addressMessageBurst: 'QUIRE_SYNC_ADDRESS_BURST',
+  connectionsPerAddress: 'QUIRE_SYNC_CONNECTIONS_PER_ADDRESS',
+  stateRequestsPerMinute: 'QUIRE_SYNC_STATE_REQUESTS_PER_MINUTE',
+  stateRequestBurst: 'QUIRE_SYNC_STATE_REQUEST_BURST',
+  presenceMaxBytes: 'QUIRE_SYNC_PRESENCE_BYTES',
+  presenceIdsPerConnection: 'QUIRE_SYNC_PRESENCE_IDS',
   idleUnloadSeconds: 'QUIRE_SYNC_IDLE_SECONDS',
   compactAfterUpdates: 'QUIRE_SYNC_COMPACT_AFTER',
 };

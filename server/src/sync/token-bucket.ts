@@ -18,11 +18,60 @@ export class TokenBucket {
 
   /** Takes one token; false when the bucket is empty. */
   take(): boolean {
-    const t = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.perSecond);
-    this.last = t;
+    this.refill();
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
+  }
+
+  /** Whether the bucket has refilled to its burst, as if it had never been used. */
+  isFull(): boolean {
+    this.refill();
+    return this.tokens >= this.burst;
+  }
+
+  private refill(): void {
+    const t = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.last = t;
+  }
+}
+
+/** Most keys a `KeyedBuckets` remembers before it forgets full buckets, then the oldest. */
+const MAX_KEYS = 10_000;
+
+/**
+ * One token bucket per key (an invite, a client address), shared by every connection with that key, so
+ * that reconnecting or opening more sockets does not buy a fresh burst. A full bucket is the same as a
+ * new one, so those are forgotten first when the map is at its cap.
+ */
+export class KeyedBuckets {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+    private readonly now: () => number = () => performance.now(),
+    private readonly maxKeys = MAX_KEYS,
+  ) {}
+
+  /** The bucket of `key`, created full the first time. */
+  get(key: string): TokenBucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size >= this.maxKeys) this.forget();
+      bucket = new TokenBucket(this.perSecond, this.burst, this.now);
+      this.buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private forget(): void {
+    for (const [key, bucket] of this.buckets) if (bucket.isFull()) this.buckets.delete(key);
+    if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value ?? '');
   }
 }

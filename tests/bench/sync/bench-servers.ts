@@ -28,6 +28,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const ONE_ADDRESS_FOR_ALL = {
+  QUIRE_SYNC_CONNECTIONS_PER_ADDRESS: '100000',
+  QUIRE_SYNC_ADDRESS_RATE: '1000000',
+  QUIRE_SYNC_ADDRESS_BURST: '1000000',
+  QUIRE_SYNC_STATE_REQUESTS_PER_MINUTE: '1000000',
+  QUIRE_SYNC_STATE_REQUEST_BURST: '100000',
+};
+
 /** Quire's server (`quire serve`, no harvest) over a fresh, empty SQLite file. */
 export async function startQuireProcess(): Promise<ServerProcess & { url: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-sync-bench-'));
@@ -45,7 +53,9 @@ export async function startQuireProcess(): Promise<ServerProcess & { url: string
       '--db',
       join(dir, 'quire.db'),
     ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Every simulated member connects from this one address: lift the per-address limits (the
+    // per-connection and per-invite ones still apply, as for real members).
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...ONE_ADDRESS_FOR_ALL } },
   );
   await waitForLine(child, /Quire is serving/);
   const proc = processHandle(child, port);

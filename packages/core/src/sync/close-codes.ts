@@ -25,6 +25,14 @@ export const CLOSE_CODES = {
   revoked: { code: 4410, reason: 'invite revoked: ask a member for a new invite link' },
   /** A frame above the configured size limit (QUIRE_SYNC_MAX_FRAME_BYTES). */
   frameTooLarge: { code: 4413, reason: 'frame too large for this server (see QUIRE_SYNC_MAX_FRAME_BYTES)' },
+  /**
+   * A connection announced presence for more client ids than one connection may (a y-websocket client
+   * announces exactly one), as a frame that adds thousands of fake members would.
+   */
+  presenceRefused: {
+    code: 4422,
+    reason: 'presence refused: more client ids than one connection may announce (QUIRE_SYNC_PRESENCE_IDS)',
+  },
   /** The server could not store or load the group; the client keeps its changes and retries. */
   serverError: { code: 4500, reason: 'server error while storing the group; retrying later' },
   /**
@@ -40,6 +48,33 @@ export const CLOSE_CODES = {
    * from a real client should cost a reconnect, not lock the reader out of the group.
    */
   rateLimited: { code: 4529, reason: 'rate limited: too many messages; slow down and reconnect' },
+  /*
+   * The limits shared between connections use the same number, as HTTP has one 429 for every rate limit:
+   * all are retried, and the reason says which limit was reached.
+   */
+  /** More messages than all connections on one invite may send together (QUIRE_SYNC_INVITE_RATE/BURST). */
+  inviteRateLimited: {
+    code: 4529,
+    reason: 'rate limited: too many messages on this invite link; slow down and reconnect',
+  },
+  /** More messages than all connections from one address may send together (QUIRE_SYNC_ADDRESS_RATE/BURST). */
+  addressRateLimited: {
+    code: 4529,
+    reason: 'rate limited: too many messages from this address; slow down and reconnect',
+  },
+  /** More live connections from one address than allowed (QUIRE_SYNC_CONNECTIONS_PER_ADDRESS). */
+  tooManyConnections: {
+    code: 4529,
+    reason: 'too many connections from this address; close other tabs or wait, then reconnect',
+  },
+  /**
+   * More requests for the group's state (sync step 1) from one address than allowed: a reconnect loop
+   * asking for a large group again and again (QUIRE_SYNC_STATE_REQUESTS_PER_MINUTE/BURST).
+   */
+  stateRequestsLimited: {
+    code: 4529,
+    reason: 'rate limited: too many requests for the whole group from this address; reconnect later',
+  },
 } as const satisfies Record<string, CloseCode>;
 
 export type CloseCodeName = keyof typeof CLOSE_CODES;
