@@ -16,8 +16,14 @@ export interface HarvestStateDto {
 export interface IngestDto {
   kind: string;
   source: string;
-  finishedAt: string;
-  status: 'ok' | 'failed';
+  startedAt: string;
+  /** Null while the run is going and for one that never finished. */
+  finishedAt: string | null;
+  /**
+   * 'running' while it goes; 'interrupted' when its process was killed or crashed before it finished (what
+   * it stored is kept, and running it again finishes it).
+   */
+  status: 'ok' | 'failed' | 'running' | 'interrupted';
   inserted: number;
   updated: number;
   unchanged: number;

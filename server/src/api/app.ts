@@ -90,6 +90,7 @@ export function createApp(options: AppOptions): Hono {
       recentIngests: store.state.recentIngests(10).map((r) => ({
         kind: r.kind,
         source: r.source,
+        startedAt: r.startedAt,
         finishedAt: r.finishedAt,
         status: r.status,
         inserted: r.inserted,

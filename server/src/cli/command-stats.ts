@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { QuireError, errorMessage } from '../errors.ts';
 import { formatCount } from '../ingest/progress-bar.ts';
-import type { IngestRecord } from '../store/harvest-state.ts';
+import type { IngestRecord, IngestStatus } from '../store/harvest-state.ts';
 import { openStore } from '../store/open-store.ts';
 import type { PaperStats } from '../store/paper-store.ts';
 
@@ -15,9 +15,9 @@ export interface StatsCommandContext {
 export interface HarvestSummary {
   source: string;
   startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  status: 'ok' | 'failed';
+  finishedAt: string | null;
+  durationMs: number | null;
+  status: IngestStatus;
   inserted: number;
   updated: number;
   unchanged: number;
@@ -116,7 +116,7 @@ export function renderStats(stats: StatsOutput): string {
 
 function describeHarvest(h: HarvestSummary): string {
   return (
-    `${h.status} at ${h.finishedAt} from ${h.source}: ${formatCount(h.inserted)} new, ` +
+    `${h.status} at ${h.finishedAt ?? h.startedAt} from ${h.source}: ${formatCount(h.inserted)} new, ` +
     `${formatCount(h.updated)} updated, ${formatCount(h.unchanged)} unchanged` +
     (h.errors > 0 ? `, ${formatCount(h.errors)} errors` : '')
   );

@@ -92,6 +92,8 @@ export async function importPaths(
 async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise<FileReport> {
   const report = emptyFileReport(candidate.path, candidate.bytes);
   const startedAt = ctx.now();
+  // Logged before the first batch, so an import killed outright still shows on the status page.
+  const logId = ctx.store.state.startIngest('import', candidate.path, startedAt);
   ctx.progress.startFile(candidate.path, candidate.bytes);
   try {
     if (candidate.error) throw candidate.error;
@@ -109,10 +111,7 @@ async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise
   ctx.progress.finishFile();
   const finishedAt = ctx.now();
   report.durationMs = finishedAt.getTime() - startedAt.getTime();
-  ctx.store.state.logIngest({
-    kind: 'import',
-    source: candidate.path,
-    startedAt,
+  ctx.store.state.finishIngest(logId, {
     finishedAt,
     inserted: report.inserted,
     updated: report.updated,

@@ -111,4 +111,43 @@ describe('ingest log', () => {
     ]);
     expect(store.state.recentIngests(1, 'harvest').map((r) => r.source)).toEqual(['second harvest']);
   });
+
+  it('records a run as running when it starts and completes the same row when it ends', () => {
+    const id = store.state.startIngest('import', 'week.jsonl.br', new Date('2026-05-01T10:00:00Z'));
+    expect(store.state.lastIngest()).toMatchObject({ id, status: 'running', finishedAt: null });
+    const done = store.state.finishIngest(id, {
+      finishedAt: new Date('2026-05-01T10:00:02Z'),
+      inserted: 5,
+      updated: 0,
+      unchanged: 0,
+      skipped: 1,
+      errors: [],
+      status: 'ok',
+    });
+    expect(done).toMatchObject({ id, status: 'ok', durationMs: 2000, inserted: 5, skipped: 1 });
+    expect(store.state.recentIngests(10)).toHaveLength(1);
+  });
+
+  it("marks a running row interrupted once its process is gone, and leaves a live one's alone", () => {
+    const started = new Date('2026-05-01T10:00:00Z');
+    const insert = store.db.prepare<[string, number, string], unknown>(
+      `INSERT INTO ingest_log (kind, source, started_at, status, pid, run_token)
+       VALUES ('import', ?, '2026-05-01T09:00:00.000Z', 'running', ?, ?)`,
+    );
+    insert.run('dead.jsonl', 999_999, 'other');
+    insert.run('alive.jsonl', 4242, 'other');
+    // An earlier process that had this process's pid: the pid alone would say it is still going.
+    insert.run('reused-pid.jsonl', process.pid, 'an earlier process');
+    const mine = store.state.startIngest('import', 'mine.jsonl', started);
+
+    const marked = store.state.markInterruptedIngests((pid) => pid === 4242);
+    expect(marked.map((r) => r.source).sort()).toEqual(['dead.jsonl', 'reused-pid.jsonl']);
+    expect(marked[0]?.status).toBe('interrupted');
+    expect(marked[0]?.errors[0]?.message).toContain('run the import again');
+    const bySource = new Map(store.state.recentIngests(10).map((r) => [r.source, r.status]));
+    expect(bySource.get('alive.jsonl')).toBe('running');
+    expect(bySource.get('mine.jsonl')).toBe('running');
+    expect(store.state.markInterruptedIngests(() => false).map((r) => r.source)).toEqual(['alive.jsonl']);
+    expect(store.state.recentIngests(10).find((r) => r.id === mine)?.status).toBe('running');
+  });
 });

@@ -108,4 +108,28 @@ describe('migrate', () => {
       db.close();
     }
   });
+
+  it('ingest-log-running keeps the logged runs and lets a row be running or interrupted', () => {
+    const db = new BetterSqlite3(join(dir, 'older.db'));
+    try {
+      const step = MIGRATIONS.findIndex((m) => m.name === 'ingest-log-running');
+      migrate(db, MIGRATIONS.slice(0, step));
+      db.exec(`INSERT INTO ingest_log (kind, source, started_at, finished_at, duration_ms, inserted, status)
+        VALUES ('import', 'week.jsonl.br', '2026-05-01T10:00:00Z', '2026-05-01T10:00:02Z', 2000, 7, 'ok')`);
+      migrate(db);
+      expect(db.prepare('SELECT source, inserted, status FROM ingest_log').all()).toEqual([
+        { source: 'week.jsonl.br', inserted: 7, status: 'ok' },
+      ]);
+      db.exec(`INSERT INTO ingest_log (kind, source, started_at, status, pid)
+        VALUES ('import', 'next.jsonl.br', '2026-05-02T10:00:00Z', 'running', 1)`);
+      expect(db.prepare('SELECT max(id) FROM ingest_log').pluck().get()).toBe(2);
+      expect(() =>
+        db.exec(
+          `INSERT INTO ingest_log (kind, source, started_at, status) VALUES ('import', 'x', 'y', 'done')`,
+        ),
+      ).toThrow(/CHECK/);
+    } finally {
+      db.close();
+    }
+  });
 });

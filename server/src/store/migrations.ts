@@ -119,11 +119,43 @@ CREATE TABLE group_updates (
 CREATE INDEX group_updates_group ON group_updates (group_id, id);
 `;
 
+// An import is logged when it starts, so one killed outright still leaves its row: 'running' with the pid
+// of its process, until it ends or a later start finds that process gone and marks it 'interrupted'.
+// SQLite cannot change a CHECK constraint in place, so the table is rebuilt; finished_at and duration_ms
+// stay NULL for a run that never finished.
+const INGEST_LOG_RUNNING = `
+CREATE TABLE ingest_log_v2 (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind        TEXT NOT NULL CHECK (kind IN ('import', 'harvest', 'fetch')),
+  source      TEXT NOT NULL,
+  started_at  TEXT NOT NULL,
+  finished_at TEXT,
+  duration_ms INTEGER,
+  inserted    INTEGER NOT NULL DEFAULT 0,
+  updated     INTEGER NOT NULL DEFAULT 0,
+  unchanged   INTEGER NOT NULL DEFAULT 0,
+  skipped     INTEGER NOT NULL DEFAULT 0,
+  errors      TEXT NOT NULL DEFAULT '[]',  -- JSON: IngestErrorNote[]
+  status      TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'running', 'interrupted')),
+  pid         INTEGER,  -- the process of a 'running' row
+  run_token   TEXT      -- tells that process from a later one given the same pid
+);
+INSERT INTO ingest_log_v2 (id, kind, source, started_at, finished_at, duration_ms, inserted, updated,
+  unchanged, skipped, errors, status)
+SELECT id, kind, source, started_at, finished_at, duration_ms, inserted, updated, unchanged, skipped, errors,
+  status FROM ingest_log;
+DROP TABLE ingest_log;
+ALTER TABLE ingest_log_v2 RENAME TO ingest_log;
+CREATE INDEX ingest_log_kind_finished ON ingest_log (kind, finished_at);
+CREATE INDEX ingest_log_running ON ingest_log (id) WHERE status = 'running';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'create-papers', sql: CREATE_PAPERS },
   { name: 'create-harvest-state', sql: CREATE_HARVEST_STATE },
   { name: 'create-tags', sql: CREATE_TAGS },
   { name: 'create-group-sync', sql: CREATE_GROUP_SYNC },
+  { name: 'ingest-log-running', sql: INGEST_LOG_RUNNING },
 ];
 
 export interface MigrationResult {

@@ -23,9 +23,15 @@ export interface StoreOptions {
   now?: () => Date;
 }
 
-/** Opens the database at `path` (`:memory:` allowed) with the paper store and harvest state over it. */
+/**
+ * Opens the database at `path` (`:memory:` allowed) with the paper store and harvest state over it, and
+ * marks runs whose process died mid-way as interrupted.
+ */
 export function openStore(path: string, options: StoreOptions = {}): Store {
-  return storeOver(openDatabase(path), options);
+  const store = storeOver(openDatabase(path), options);
+  // Every start of the server or a CLI command comes through here, before any run of its own begins.
+  store.state.markInterruptedIngests();
+  return store;
 }
 
 export function storeOver(db: Database, options: StoreOptions = {}): Store {
