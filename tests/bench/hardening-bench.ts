@@ -3,8 +3,12 @@
  * returns its figures under its own key.
  */
 import { runImportHardeningBench } from './hardening-import-bench.ts';
+import { runRenderHardeningBench } from './hardening-render-bench.ts';
 
-const SECTIONS: Array<() => Promise<Record<string, unknown>>> = [runImportHardeningBench];
+const SECTIONS: Array<() => Promise<Record<string, unknown>>> = [
+  runImportHardeningBench,
+  runRenderHardeningBench,
+];
 
 export async function runHardeningBench(): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = {};

@@ -8,6 +8,8 @@ import { FUNCTIONS, GREEK_LOWER, OPERATORS } from './latex-symbols.ts';
 import { own } from './own-key.ts';
 import { commonCommand, MATH, TEXT, UPRIGHT_MATH, type ArgumentReader, type Mode } from './latex-commands.ts';
 import { finishMath, type Item } from './math-spacing.ts';
+import { forwardFinder, occurrenceFinder, visit, type Finder } from './linear-scan.ts';
+import { capSource, RENDER_LIMIT } from './render-limit.ts';
 import { el, plainText, pushNode, pushText, type RichElement, type RichNode } from './rich-text.ts';
 
 export { plainText, type RichElement, type RichNode, type RichTag } from './rich-text.ts';
@@ -21,9 +23,20 @@ class Parser implements ArgumentReader {
   readonly #src: string;
   #pos = 0;
   #depth = 0;
+  // Closing delimiters, each looked for once per parse (linear-scan.ts), made when first needed.
+  #finders = new Map<string, Finder>();
 
   constructor(src: string) {
     this.#src = src;
+  }
+
+  private finder(key: string, make: () => Finder): Finder {
+    let find = this.#finders.get(key);
+    if (find === undefined) {
+      find = make();
+      this.#finders.set(key, find);
+    }
+    return find;
   }
 
   /** A whole title or abstract, in text mode. */
@@ -36,6 +49,7 @@ class Parser implements ArgumentReader {
     const out: RichNode[] = [];
     const src = this.#src;
     while (this.#pos < src.length) {
+      visit();
       const ch = src[this.#pos] as string;
       if (ch === '}') {
         this.#pos += 1;
@@ -71,6 +85,7 @@ class Parser implements ArgumentReader {
       // Plain text up to the next character that means something; TeX's dashes become real ones.
       let end = this.#pos + 1;
       while (end < src.length && !'{}$\\~'.includes(src[end] as string)) end += 1;
+      visit(end - this.#pos);
       pushText(
         out,
         src.slice(this.#pos, end).replace(/(?<=\s)---?(?=\s)/g, (d) => (d.length === 3 ? '—' : '–')),
@@ -88,25 +103,40 @@ class Parser implements ArgumentReader {
     const start = this.#pos + open;
     const first = src[start];
     if (first === undefined || /\s/.test(first) || first === '$') return null;
-    for (let i = start; i < src.length && i - start <= MAX_MATH; i += 1) {
-      const c = src[i];
-      if (c === '\\') {
-        i += 1;
-        continue;
-      }
-      if (c !== '$') continue;
-      if (display) {
-        if (src[i + 1] !== '$') return null;
-      } else if (/\s/.test(src[i - 1] ?? ' ') || /\d/.test(src[i + 1] ?? '')) {
-        continue;
-      }
-      this.#pos = i + open;
-      return el(
-        'math',
-        this.nested(() => new Parser(src.slice(start, i)).mathDocument(this.#depth)),
-      );
-    }
-    return null;
+    const i = display ? this.nextDollar(start) : this.inlineCloser(start + 1);
+    if (i === -1 || i - start > MAX_MATH) return null;
+    if (display && src[i + 1] !== '$') return null;
+    this.#pos = i + open;
+    return el(
+      'math',
+      this.nested(() => new Parser(src.slice(start, i)).mathDocument(this.#depth)),
+    );
+  }
+
+  // A backslash escapes the character after it. The opening `$` is never escaped (a backslash before it
+  // makes a command), so whether a later `$` is escaped does not depend on where the formula began, and
+  // one finder serves every formula of the text.
+
+  /** The next unescaped `$` from `from`. */
+  private nextDollar(from: number): number {
+    const src = this.#src;
+    return this.finder('$', () => forwardFinder(src.length, (j) => src[j] === '$' && !this.escaped(j)))(from);
+  }
+
+  /** The next `$` from `from` that can close `$…$`: unescaped, not after a space, not before a digit. */
+  private inlineCloser(from: number): number {
+    const src = this.#src;
+    const closes = (j: number): boolean =>
+      src[j] === '$' && !/\s/.test(src[j - 1] ?? ' ') && !/\d/.test(src[j + 1] ?? '') && !this.escaped(j);
+    return this.finder('inline $', () => forwardFinder(src.length, closes))(from);
+  }
+
+  /** Whether the character at `i` follows an odd run of backslashes. */
+  private escaped(i: number): boolean {
+    let start = i;
+    while (start > 0 && this.#src[start - 1] === '\\') start -= 1;
+    visit(i - start);
+    return (i - start) % 2 === 1;
   }
 
   /** `\(…\)` or `\[…\]`. */
@@ -116,7 +146,7 @@ class Parser implements ArgumentReader {
     if (kind !== '(' && kind !== '[') return null;
     const close = kind === '(' ? '\\)' : '\\]';
     const start = this.#pos + 2;
-    const end = src.indexOf(close, start);
+    const end = this.finder(close, () => occurrenceFinder(src, close))(start);
     if (end < 0 || end - start > MAX_MATH) return null;
     this.#pos = end + 2;
     return el(
@@ -135,6 +165,7 @@ class Parser implements ArgumentReader {
     const items: Item[] = [];
     const src = this.#src;
     while (this.#pos < src.length) {
+      visit();
       const ch = src[this.#pos] as string;
       if (ch === '}') {
         this.#pos += 1;
@@ -192,6 +223,7 @@ class Parser implements ArgumentReader {
       }
       let end = this.#pos + 1;
       while (end < src.length && !/[\s~{}^_\\'=<>+\-&\p{L}]/u.test(src[end] as string)) end += 1;
+      visit(end - this.#pos);
       items.push(src.slice(this.#pos, end));
       this.#pos = end;
     }
@@ -250,7 +282,7 @@ class Parser implements ArgumentReader {
   optionalArgument(): string | null {
     const src = this.#src;
     if (src[this.#pos] !== '[') return null;
-    const end = src.indexOf(']', this.#pos);
+    const end = this.finder(']', () => occurrenceFinder(src, ']'))(this.#pos);
     if (end < 0) return null;
     const value = src.slice(this.#pos + 1, end);
     this.#pos = end + 1;
@@ -319,7 +351,13 @@ class Parser implements ArgumentReader {
   }
 }
 
-/** A title or abstract as rich text. */
-export function richText(source: string): RichNode[] {
-  return new Parser(source).document();
+/**
+ * A title or abstract as rich text. Past `limit` characters the rest is left out, and the text ends by
+ * saying how much.
+ */
+export function richText(source: string, limit: number = RENDER_LIMIT): RichNode[] {
+  const capped = capSource(source, limit);
+  const nodes = new Parser(capped.text).document();
+  if (capped.omitted !== null) pushText(nodes, ` ${capped.omitted}`);
+  return nodes;
 }

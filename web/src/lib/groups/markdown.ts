@@ -4,6 +4,8 @@
  * paragraphs, headings (#–###), bullet and numbered lists, fenced code, `code`, *emphasis*, **strong**,
  * [links](https://…) and bare web addresses; links other than http(s) stay plain text.
  */
+import { forwardFinder, occurrenceFinder, visit, type Finder } from '../format/linear-scan.ts';
+import { capSource, RENDER_LIMIT } from '../format/render-limit.ts';
 
 export type Inline =
   | { kind: 'text'; text: string }
@@ -17,12 +19,13 @@ export type Block =
   | { kind: 'list'; ordered: boolean; items: Inline[][] }
   | { kind: 'code'; text: string };
 
-const HEADING = /^(#{1,3})\s+(.*)$/;
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const NUMBERED = /^\s*\d{1,9}[.)]\s+(.*)$/;
 const FENCE = /^\s*```/;
 const WEB = /^https?:\/\/[^\s<>"]+$/i;
+const URL_START = /^https?:\/\//i;
 const BARE_URL = /^https?:\/\/[^\s<>"]*[^\s<>".,;:!?)\]'*_]/i;
+const SPACE = /\s/;
+/** What `.` in a pattern does not match once lines are split on "\n" and "\r" is gone. */
+const LINE_SEPARATOR = /[\u2028\u2029]/;
 
 export function safeLink(href: string): string | null {
   return WEB.test(href.trim()) ? href.trim() : null;
@@ -37,94 +40,196 @@ function pushText(out: Inline[], text: string): void {
 
 const WORD = /[\p{L}\p{N}]/u;
 
+type EmphasisMarker = '**' | '__' | '*' | '_';
+
 /**
- * The closing `marker` of an emphasis run opened at `from`, not right after a space; -1 when none.
- * Underscores inside a word (snake_case) are not emphasis.
+ * The look-ahead of one run of inline text, each answer found once for the whole run (see linear-scan.ts):
+ * rescanning the rest of a line at every `[` or `*` made a long note take seconds.
  */
-function closer(src: string, from: number, marker: string): number {
-  for (let i = src.indexOf(marker, from); i !== -1; i = src.indexOf(marker, i + 1)) {
-    const after = src[i + marker.length] ?? '';
-    if (marker.startsWith('_') && WORD.test(after)) continue;
-    if (i > from && src[i - 1] !== ' ' && src[i - 1] !== '\\') return i;
+class InlineLookahead {
+  readonly #src: string;
+  readonly #closers = new Map<EmphasisMarker, Finder>();
+  readonly backtick: Finder;
+  readonly closingBracket: Finder;
+  /** The end of a link's address: `)`, or a space, which ends it unclosed. */
+  readonly addressEnd: Finder;
+  /** Where a bare address must stop. */
+  readonly urlStop: Finder;
+
+  constructor(src: string) {
+    this.#src = src;
+    this.backtick = occurrenceFinder(src, '`');
+    this.closingBracket = occurrenceFinder(src, ']');
+    this.addressEnd = forwardFinder(src.length, (i) => src[i] === ')' || SPACE.test(src[i] ?? ''));
+    this.urlStop = forwardFinder(src.length, (i) => /[\s<>"]/.test(src[i] ?? ''));
   }
-  return -1;
+
+  /**
+   * The closing `marker` of an emphasis run whose text starts at `from`, not right after a space; -1 when
+   * none. Underscores inside a word (snake_case) are not emphasis.
+   */
+  closer(marker: EmphasisMarker, from: number): number {
+    let find = this.#closers.get(marker);
+    if (find === undefined) {
+      const src = this.#src;
+      find = forwardFinder(src.length, (i) => {
+        if (!src.startsWith(marker, i)) return false;
+        if (marker.startsWith('_') && WORD.test(src[i + marker.length] ?? '')) return false;
+        return src[i - 1] !== ' ' && src[i - 1] !== '\\';
+      });
+      this.#closers.set(marker, find);
+    }
+    return find(from + 1);
+  }
+}
+
+function emphasisMarker(src: string, i: number): EmphasisMarker | null {
+  if (src.startsWith('**', i)) return '**';
+  if (src.startsWith('__', i)) return '__';
+  const ch = src[i];
+  return ch === '*' || ch === '_' ? ch : null;
+}
+
+/** `[text](https://…)` at `i`: the text, the address and where the link ends; null when there is none. */
+function linkAt(
+  src: string,
+  i: number,
+  look: InlineLookahead,
+): { text: string; href: string; end: number } | null {
+  const close = look.closingBracket(i + 1);
+  if (close <= i + 1 || src[close + 1] !== '(') return null;
+  const end = look.addressEnd(close + 2);
+  if (end <= close + 2 || src[end] !== ')') return null;
+  return { text: src.slice(i + 1, close), href: src.slice(close + 2, end), end: end + 1 };
+}
+
+/** A bare web address starting at `i`, without a sentence's closing punctuation. */
+function bareUrlAt(src: string, i: number, look: InlineLookahead): string | null {
+  if (!URL_START.test(src.slice(i, i + 8))) return null;
+  // An address holds no space, < > or ": the pattern reads one such run, never the rest of the line.
+  const stop = look.urlStop(i);
+  const end = stop === -1 ? src.length : stop;
+  visit(end - i);
+  return BARE_URL.exec(src.slice(i, end))?.[0] ?? null;
 }
 
 export function parseInline(src: string, depth = 0): Inline[] {
   const out: Inline[] = [];
+  const look = new InlineLookahead(src);
   let i = 0;
+  // Plain text is pushed a run at a time: a string grown by one character per step got slow past ~1 MB.
+  let plain = 0;
+  const emit = (node: Inline | string, next: number): void => {
+    pushText(out, src.slice(plain, i));
+    if (typeof node === 'string') pushText(out, node);
+    else out.push(node);
+    i = plain = next;
+  };
   while (i < src.length) {
+    visit();
     const ch = src[i] ?? '';
-    const rest = src.slice(i);
     if (ch === '\\' && i + 1 < src.length && /[\\`*_[\]()#+\-.!]/.test(src[i + 1] ?? '')) {
-      pushText(out, src[i + 1] ?? '');
-      i += 2;
+      emit(src[i + 1] ?? '', i + 2);
       continue;
     }
     if (ch === '`') {
-      const end = src.indexOf('`', i + 1);
+      const end = look.backtick(i + 1);
       if (end > i + 1) {
-        out.push({ kind: 'code', text: src.slice(i + 1, end) });
-        i = end + 1;
+        emit({ kind: 'code', text: src.slice(i + 1, end) }, end + 1);
         continue;
       }
     }
     // Nesting is bounded: a pathological note must not blow the stack.
     if (depth < 8) {
-      const marker = rest.startsWith('**')
-        ? '**'
-        : rest.startsWith('__')
-          ? '__'
-          : ch === '*' || ch === '_'
-            ? ch
-            : '';
+      const marker = emphasisMarker(src, i);
       const intraword = ch === '_' && WORD.test(src[i - 1] ?? '');
-      if (marker !== '' && !intraword && src[i + marker.length] !== ' ') {
-        const end = closer(src, i + marker.length, marker);
+      if (marker !== null && !intraword && src[i + marker.length] !== ' ') {
+        const end = look.closer(marker, i + marker.length);
         if (end !== -1) {
           const children = parseInline(src.slice(i + marker.length, end), depth + 1);
-          out.push({ kind: marker.length === 2 ? 'strong' : 'em', children });
-          i = end + marker.length;
+          emit({ kind: marker.length === 2 ? 'strong' : 'em', children }, end + marker.length);
           continue;
         }
       }
       if (ch === '[') {
-        const link = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest);
-        const href = link ? safeLink(link[2] ?? '') : null;
+        const link = linkAt(src, i, look);
+        const href = link ? safeLink(link.href) : null;
         if (link && href) {
-          out.push({ kind: 'link', href, children: parseInline(link[1] ?? '', depth + 1) });
-          i += link[0].length;
+          emit({ kind: 'link', href, children: parseInline(link.text, depth + 1) }, link.end);
           continue;
         }
       }
     }
     if ((ch === 'h' || ch === 'H') && (i === 0 || /[\s(]/.test(src[i - 1] ?? ''))) {
-      const url = BARE_URL.exec(rest);
+      const url = bareUrlAt(src, i, look);
       if (url) {
-        out.push({ kind: 'link', href: url[0], children: [{ kind: 'text', text: url[0] }] });
-        i += url[0].length;
+        emit({ kind: 'link', href: url, children: [{ kind: 'text', text: url }] }, i + url.length);
         continue;
       }
     }
-    pushText(out, ch);
     i += 1;
   }
+  pushText(out, src.slice(plain));
   return out;
 }
 
-/** Splits Markdown source into blocks; every line ends up in one, so nothing typed is dropped. */
-export function parseMarkdown(source: string): Block[] {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+/**
+ * The text after a block marker ending at `at` (`#`, `-`, `1.`): at least one space, then the rest of the
+ * line; null when the line is not that block. Written out rather than as `\s+(.*)$`, which backtracks
+ * over every space when the line holds a U+2028 (quadratic in the line's length).
+ */
+function afterMarker(line: string, at: number): string | null {
+  let start = at;
+  while (start < line.length && SPACE.test(line[start] ?? '')) start += 1;
+  if (start === at) return null;
+  const text = line.slice(start);
+  return LINE_SEPARATOR.test(text) ? null : text;
+}
+
+function headingText(line: string): { level: 1 | 2 | 3; text: string } | null {
+  let level = 0;
+  while (level < 3 && line[level] === '#') level += 1;
+  if (level === 0) return null;
+  const text = afterMarker(line, level);
+  return text === null ? null : { level: level as 1 | 2 | 3, text };
+}
+
+/** A list item's text, and whether the list is numbered. */
+function listItem(line: string): { ordered: boolean; text: string } | null {
+  let at = 0;
+  while (at < line.length && SPACE.test(line[at] ?? '')) at += 1;
+  if ('-*+'.includes(line[at] ?? '.')) {
+    const text = afterMarker(line, at + 1);
+    if (text !== null) return { ordered: false, text };
+  }
+  let digits = at;
+  while (digits < line.length && /[0-9]/.test(line[digits] ?? '')) digits += 1;
+  if (digits === at || digits - at > 9 || !'.)'.includes(line[digits] ?? '-')) return null;
+  const text = afterMarker(line, digits + 1);
+  return text === null ? null : { ordered: true, text };
+}
+
+/**
+ * Splits Markdown source into blocks; every line ends up in one, so nothing typed is dropped. Past `limit`
+ * characters the rest is left out, and a last paragraph says how much.
+ */
+export function parseMarkdown(source: string, limit: number = RENDER_LIMIT): Block[] {
+  const capped = capSource(source, limit);
+  const lines = capped.text.replace(/\r\n?/g, '\n').split('\n');
   const blocks: Block[] = [];
   // The block that the next line may continue; a blank line or another kind of block ends it.
   let paragraph: Inline[][] | null = null;
   let list: { kind: 'list'; ordered: boolean; items: Inline[][] } | null = null;
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n] ?? '';
+    visit(line.length + 1);
     if (FENCE.test(line)) {
       paragraph = list = null;
       const body: string[] = [];
-      for (n += 1; n < lines.length && !FENCE.test(lines[n] ?? ''); n++) body.push(lines[n] ?? '');
+      for (n += 1; n < lines.length && !FENCE.test(lines[n] ?? ''); n++) {
+        visit((lines[n] ?? '').length + 1);
+        body.push(lines[n] ?? '');
+      }
       blocks.push({ kind: 'code', text: body.join('\n') });
       continue;
     }
@@ -132,24 +237,20 @@ export function parseMarkdown(source: string): Block[] {
       paragraph = list = null;
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = headingText(line);
     if (heading) {
       paragraph = list = null;
-      const level = (heading[1] ?? '#').length as 1 | 2 | 3;
-      blocks.push({ kind: 'heading', level, inlines: parseInline(heading[2] ?? '') });
+      blocks.push({ kind: 'heading', level: heading.level, inlines: parseInline(heading.text) });
       continue;
     }
-    const bullet = BULLET.exec(line);
-    const numbered = bullet ? null : NUMBERED.exec(line);
-    const item = bullet ?? numbered;
+    const item = listItem(line);
     if (item) {
-      const ordered = numbered !== null;
-      if (list === null || list.ordered !== ordered) {
+      if (list === null || list.ordered !== item.ordered) {
         paragraph = null;
-        list = { kind: 'list', ordered, items: [] };
+        list = { kind: 'list', ordered: item.ordered, items: [] };
         blocks.push(list);
       }
-      list.items.push(parseInline(item[1] ?? ''));
+      list.items.push(parseInline(item.text));
       continue;
     }
     if (paragraph === null) {
@@ -159,5 +260,7 @@ export function parseMarkdown(source: string): Block[] {
     }
     paragraph.push(parseInline(line.trim()));
   }
+  if (capped.omitted !== null)
+    blocks.push({ kind: 'paragraph', lines: [[{ kind: 'text', text: capped.omitted }]] });
   return blocks;
 }
