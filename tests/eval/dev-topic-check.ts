@@ -16,7 +16,7 @@ import {
   type TaggablePaper,
   type TopicDefinition,
 } from '@quire/core';
-import { loadCorpus } from '../src/replay/index.ts';
+import { taggableCorpus } from './eval-corpus.ts';
 import { loadJudgments } from './tagging-eval.ts';
 
 const { values } = parseArgs({ options: { topics: { type: 'string' }, patch: { type: 'string' } } });
@@ -32,14 +32,7 @@ const taxonomy = loadTaxonomy({
   version: base.version,
   topics: base.topics.map((t) => (patch[t.slug] ? { ...t, definition: patch[t.slug] } : t)),
 });
-const corpus = await loadCorpus();
-const papers: TaggablePaper[] = corpus.map((p) => ({
-  id: p.id,
-  title: p.title,
-  abstract: p.abstract,
-  categories: p.categories,
-}));
-const byId = new Map(papers.map((p) => [p.id, p]));
+const { papers, byId } = await taggableCorpus();
 const engine = compileTaxonomy(taxonomy, collectionStats(taxonomy, papers));
 const shown = new Map<string, Set<string>>();
 const shownOf = (p: TaggablePaper) => {

@@ -44,6 +44,24 @@ function consensus(judgments: readonly LockedJudgment[]): Map<string, boolean> {
   return new Map([...votes].map(([k, v]) => [k, v.yes * 2 > v.n]));
 }
 
+/** Precision and recall (Wilson intervals) of the engine's `slug` tags against judged papers. */
+function confusion(
+  judged: readonly { paper: TaggablePaper; label: boolean }[],
+  slug: string,
+  predict: Predictions,
+): { yes: number; p: ReturnType<typeof wilson>; r: ReturnType<typeof wilson> } {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const { paper, label } of judged) {
+    const tagged = predict.all(paper).has(slug);
+    if (tagged && label) tp++;
+    else if (tagged) fp++;
+    else if (label) fn++;
+  }
+  return { yes: judged.filter((j) => j.label).length, p: wilson(tp, tp + fp), r: wilson(tp, tp + fn) };
+}
+
 /** Cohen's kappa between two judges over the pairs both labelled. */
 function kappa(a: readonly boolean[], b: readonly boolean[]): number {
   const n = a.length;
@@ -157,22 +175,12 @@ function topicFigures(
     const taggedAll = corpus.filter((p) => predict.all(p).has(slug));
     const outside = taggedAll.filter((p) => !namesConcept(pattern, p)).length;
     const sample = [...new Set(recall.filter((j) => j.topic === slug).map((j) => j.paper))];
-    let tp = 0;
-    let fp = 0;
-    let fn = 0;
-    let yes = 0;
-    for (const id of sample) {
+    const judged = sample.map((id) => {
       const paper = byId.get(id);
       if (!paper) throw new Error(`The locked set names the paper ${id}, which is not in the corpus.`);
-      const label = labels.get(`${id} ${slug}`) === true;
-      const tagged = predict.all(paper).has(slug);
-      if (label) yes++;
-      if (tagged && label) tp++;
-      else if (tagged) fp++;
-      else if (label) fn++;
-    }
-    const p = wilson(tp, tp + fp);
-    const r = wilson(tp, tp + fn);
+      return { paper, label: labels.get(`${id} ${slug}`) === true };
+    });
+    const { yes, p, r } = confusion(judged, slug, predict);
     const estimate = Math.round((pool.length * yes) / Math.max(1, sample.length));
     const meets = p.p >= TARGET_PRECISION && r.p >= (slug === 'rl-for-llm-agents' ? 0.9 : TARGET_RECALL);
     if (meets) meeting++;
@@ -355,21 +363,12 @@ export function rlAgentsFigures(
   );
   for (const slug of ['rl-for-llm-agents', 'agentic-rl']) {
     const labels = consensus(judgments.filter((j) => j.topic === slug));
-    let tp = 0;
-    let fp = 0;
-    let fn = 0;
-    let yes = 0;
-    for (const [key, label] of labels) {
+    const judged = [...labels].map(([key, label]) => {
       const paper = byId.get(key.split(' ')[0] ?? '');
       if (!paper) throw new Error(`locked-rl-agents.jsonl names ${key}, whose paper is not in the corpus.`);
-      const tagged = predict.all(paper).has(slug);
-      if (label) yes++;
-      if (tagged && label) tp++;
-      else if (tagged) fp++;
-      else if (label) fn++;
-    }
-    const p = wilson(tp, tp + fp);
-    const r = wilson(tp, tp + fn);
+      return { paper, label };
+    });
+    const { yes, p, r } = confusion(judged, slug, predict);
     const tagged = corpus.filter((paper) => predict.all(paper).has(slug));
     const outside = tagged.filter((paper) => !inPool(paper)).length;
     const estimate = Math.round((pool.length * yes) / Math.max(1, labels.size));

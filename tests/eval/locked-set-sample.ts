@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileForCollection, defaultTaxonomy, withAncestors, type TaggablePaper } from '@quire/core';
 import { repoRoot } from '../src/paths.ts';
-import { loadCorpus } from '../src/replay/index.ts';
+import { taggableCorpus } from './eval-corpus.ts';
 import { conceptPattern, coreConcepts, namesConcept, sampleOf, seededRandom } from './recall-pools.ts';
 import { EVAL_TOPICS } from './eval-topics.ts';
 
@@ -33,13 +33,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const taxonomy = defaultTaxonomy();
-const corpus = await loadCorpus();
-const papers: TaggablePaper[] = corpus.map((p) => ({
-  id: p.id,
-  title: p.title,
-  abstract: p.abstract,
-  categories: p.categories,
-}));
+const { papers } = await taggableCorpus();
 const engine = compileForCollection(taxonomy, papers);
 const concepts = coreConcepts();
 const missing = taxonomy.topics.filter((t) => !concepts.has(t.slug)).map((t) => t.slug);

@@ -8,7 +8,7 @@ import {
   type TaggablePaper,
   type Taxonomy,
 } from '@quire/core';
-import { loadCorpus } from '../src/replay/index.ts';
+import { taggableCorpus } from './eval-corpus.ts';
 import { inRlAgentsPool } from './rl-agents-pool.ts';
 import {
   devTaxonomyFigures,
@@ -143,14 +143,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
   if (dev.length === 0) throw new Error('No judgments found in tests/eval/dev-set-*.jsonl.');
   const test = loadJudgments(/^test-set\.jsonl$/);
   const taxonomy = defaultTaxonomy();
-  const corpus = await loadCorpus();
-  const papers: TaggablePaper[] = corpus.map((p) => ({
-    id: p.id,
-    title: p.title,
-    abstract: p.abstract,
-    categories: p.categories,
-  }));
-  const byId = new Map(papers.map((p) => [p.id, p]));
+  const { papers, byId } = await taggableCorpus();
   const engine = compileForCollection(taxonomy, papers);
   const cache = new Map<string, ReadonlySet<string>>();
   const predict = (paper: TaggablePaper): ReadonlySet<string> => {

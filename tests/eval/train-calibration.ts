@@ -17,18 +17,11 @@ import {
   type TaggablePaper,
 } from '@quire/core';
 import { repoRoot } from '../src/paths.ts';
-import { loadCorpus } from '../src/replay/index.ts';
+import { taggableCorpus } from './eval-corpus.ts';
 import { loadJudgments } from './tagging-eval.ts';
 
 const taxonomy = defaultTaxonomy();
-const corpus = await loadCorpus();
-const papers: TaggablePaper[] = corpus.map((p) => ({
-  id: p.id,
-  title: p.title,
-  abstract: p.abstract,
-  categories: p.categories,
-}));
-const byId = new Map(papers.map((p) => [p.id, p]));
+const { papers, byId } = await taggableCorpus();
 const engine = compileTaxonomy(taxonomy, collectionStats(taxonomy, papers));
 const selection = new TagSelection(taxonomy);
 
