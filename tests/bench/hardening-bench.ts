@@ -4,10 +4,12 @@
  */
 import { runImportHardeningBench } from './hardening-import-bench.ts';
 import { runRenderHardeningBench } from './hardening-render-bench.ts';
+import { runSearchHardeningBench } from './hardening-search-bench.ts';
 
 const SECTIONS: Array<() => Promise<Record<string, unknown>>> = [
   runImportHardeningBench,
   runRenderHardeningBench,
+  runSearchHardeningBench,
 ];
 
 export async function runHardeningBench(): Promise<Record<string, unknown>> {
