@@ -22,7 +22,7 @@ export interface RunningServer {
   port: number;
   store: Store;
   scheduler: HarvestScheduler | null;
-  /** Group sync on the same port: ws://host:port/yjs/<groupId>?token=… */
+  /** Group sync on the same port: ws://host:port/yjs/<groupId>, the token offered as a subprotocol. */
   sync: SyncServer;
   close(): Promise<void>;
 }

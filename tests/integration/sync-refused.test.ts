@@ -100,6 +100,9 @@ describe('the sync endpoint refuses', () => {
       expect(closed.code, what).toBe(code);
       expect(closed.reason.length, what).toBeGreaterThan(0);
     }
+    // The deprecated query form is refused with the same codes.
+    const queried = rawSocket(t.url, group.id, tokenOf(other, 'read-write'), 'query');
+    expect((await queried.closed).code).toBe(CLOSE_CODES.unauthorized.code);
     expect(edits(storedDoc(t.dbPath, group.id))).toEqual(['genuine']);
 
     // The y-websocket provider reads 44xx as final and stops reconnecting.
@@ -139,6 +142,9 @@ describe('the sync endpoint refuses', () => {
     const again = rawSocket(t.url, group.id, invite.token);
     again.ws.on('open', () => again.ws.send(frame(SYNC, UPDATE, realUpdate('after revocation'))));
     expect((await again.closed).code).toBe(CLOSE_CODES.revoked.code);
+    expect((await rawSocket(t.url, group.id, invite.token, 'query').closed).code).toBe(
+      CLOSE_CODES.revoked.code,
+    );
     expect(edits(storedDoc(t.dbPath, group.id))).toEqual(['genuine']);
     await stillServing();
   });

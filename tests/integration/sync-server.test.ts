@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { SYNC_SUBPROTOCOL } from '@quire/core';
 import { waitFor } from '../src/harness/wait-for.ts';
 import {
   createGroup,
@@ -58,6 +59,26 @@ describe('group sync over y-websocket', () => {
     await waitFor('ann to see bob leave', () =>
       ann.provider.awareness.getStates().has(bob.doc.clientID) ? undefined : true,
     );
+  });
+
+  it('takes the token in the subprotocol header (answering quire.v1), and still in the deprecated ?token=', async () => {
+    const { url } = await startSyncTestServer();
+    const group = await createGroup(url);
+    const token = tokenOf(group, 'read-write');
+    const ann = syncPeer(url, group.id, token, new Y.Doc(), 'protocol');
+    const old = syncPeer(url, group.id, token, new Y.Doc(), 'query');
+    await Promise.all([synced(ann), synced(old)]);
+    const socket = ann.provider.ws as unknown as { url: string; protocol: string };
+    expect(socket.url).not.toContain(token);
+    expect(socket.url).not.toContain('token=');
+    // The server answers with quire.v1, never by echoing the token entry back.
+    expect(socket.protocol).toBe(SYNC_SUBPROTOCOL);
+
+    edit(ann, 'from the header client');
+    await holds(old, ['from the header client']);
+    edit(old, 'from the query client');
+    await holds(ann, ['from the header client', 'from the query client']);
+    expect([...ann.closes, ...old.closes]).toEqual([]);
   });
 
   it('gives a client that joins later the whole state, and keeps it across a restart', async () => {

@@ -17,3 +17,4 @@ export * from './ask/answer-sentences.ts';
 export * from './topic-dto.ts';
 export * from './sync/group-api-dto.ts';
 export * from './sync/close-codes.ts';
+export * from './sync/sync-protocol.ts';

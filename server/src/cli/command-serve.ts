@@ -50,7 +50,7 @@ export async function runServe(ctx: CliContext): Promise<number> {
   );
   writeLine(
     ctx.stdout,
-    `Group sync at ${server.url.replace(/^http/, 'ws')}/yjs/<groupId>?token=<invite token> (POST /api/groups creates a group).`,
+    `Group sync at ${server.url.replace(/^http/, 'ws')}/yjs/<groupId>, offering subprotocols quire.v1 and token.<invite token> (POST /api/groups creates a group).`,
   );
   writeLine(
     ctx.stdout,

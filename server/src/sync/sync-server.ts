@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { QuireError } from '../errors.ts';
-import { CLOSE_CODES, type CloseCode } from '@quire/core';
+import { CLOSE_CODES, SYNC_SUBPROTOCOL, tokenFromProtocols, type CloseCode } from '@quire/core';
 import { addressKey } from './client-address.ts';
 import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupDoc } from './group-doc.ts';
 import type { AccessRefusal, GroupStore } from './group-store.ts';
@@ -76,7 +76,8 @@ const REFUSALS: Record<AccessRefusal, CloseCode> = {
 
 /**
  * The server side of the y-websocket protocol, sharing the HTTP server's port: one document per group,
- * reached with an invite token (`?token=`), stored in the update log before anything is applied.
+ * reached with an invite token offered as a `token.<token>` subprotocol (or, deprecated, `?token=`), stored
+ * in the update log before anything is applied.
  */
 export class SyncServer {
   private readonly options: SyncOptions;
@@ -132,7 +133,13 @@ export class SyncServer {
     }
     // ws refuses frames above its cap from the header alone (close 1009, no buffering); frames between
     // our limit and that cap get our own close code and reason.
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: 2 * this.options.maxFrameBytes });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: 2 * this.options.maxFrameBytes,
+      // Never echo the token entry (ws would answer with the first offered): the answer must be one the
+      // client offered, and only quire.v1 is safe to send back.
+      handleProtocols: (offered) => (offered.has(SYNC_SUBPROTOCOL) ? SYNC_SUBPROTOCOL : false),
+    });
     this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatSeconds * 1000);
     this.heartbeat.unref();
   }
@@ -155,7 +162,7 @@ export class SyncServer {
     }
     const address = addressKey(req.socket.remoteAddress);
     this.wss.handleUpgrade(req, socket, head, (ws) =>
-      this.accept(ws, groupId, url.searchParams.get('token'), address),
+      this.accept(ws, groupId, offeredToken(req) ?? url.searchParams.get('token'), address),
     );
   }
 
@@ -256,6 +263,12 @@ export class SyncServer {
 
 function refuse(ws: WebSocket, code: CloseCode): void {
   ws.close(code.code, code.reason);
+}
+
+/** The token from the `Sec-WebSocket-Protocol` header, which keeps it out of URLs and their logs. */
+function offeredToken(req: IncomingMessage): string | null {
+  const header = req.headers['sec-websocket-protocol'];
+  return header === undefined ? null : tokenFromProtocols(header.split(',').map((p) => p.trim()));
 }
 
 function decodedGroupId(pathname: string): string | null {

@@ -7,7 +7,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { DEFAULT_CONFIG, type QuireConfig } from '@quire/server/config';
 import { startServer, type RunningServer } from '@quire/server/server';
-import type { CreatedGroupDto } from '@quire/core';
+import { syncProtocols, type CreatedGroupDto } from '@quire/core';
 
 export interface SyncTestServer {
   dbPath: string;
@@ -94,12 +94,33 @@ export interface SyncPeer {
 }
 
 /**
- * A y-websocket client in Node, as the web app connects: `<url>/yjs/<groupId>?token=…`. BroadcastChannel
- * is off, or peers in one process would sync around the server.
+ * Where a client puts its invite token: the `Sec-WebSocket-Protocol` header, as the web app does, or the
+ * deprecated `?token=` query older clients send.
  */
-export function syncPeer(url: string, groupId: string, token: string | null, doc = new Y.Doc()): SyncPeer {
+export type TokenIn = 'protocol' | 'query';
+
+function tokenOptions(
+  token: string | null,
+  tokenIn: TokenIn,
+): { params: Record<string, string>; protocols: string[] } {
+  if (token === null) return { params: {}, protocols: [] };
+  if (tokenIn === 'query') return { params: { token }, protocols: [] };
+  return { params: {}, protocols: syncProtocols(token) };
+}
+
+/**
+ * A stock y-websocket client in Node, as the web app connects: `<url>/yjs/<groupId>` with the token in the
+ * subprotocol list. BroadcastChannel is off, or peers in one process would sync around the server.
+ */
+export function syncPeer(
+  url: string,
+  groupId: string,
+  token: string | null,
+  doc = new Y.Doc(),
+  tokenIn: TokenIn = 'protocol',
+): SyncPeer {
   const provider = new WebsocketProvider(`${url.replace(/^http/, 'ws')}/yjs`, groupId, doc, {
-    params: token === null ? {} : { token },
+    ...tokenOptions(token, tokenIn),
     WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
     disableBc: true,
   });
@@ -136,9 +157,15 @@ export interface RawSocket {
 }
 
 /** A bare websocket to the sync endpoint, for sending frames no well-behaved provider would send. */
-export function rawSocket(url: string, groupId: string, token: string | null): RawSocket {
-  const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/yjs/${groupId}${query}`);
+export function rawSocket(
+  url: string,
+  groupId: string,
+  token: string | null,
+  tokenIn: TokenIn = 'protocol',
+): RawSocket {
+  const { params, protocols } = tokenOptions(token, tokenIn);
+  const query = params.token === undefined ? '' : `?token=${encodeURIComponent(params.token)}`;
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/yjs/${groupId}${query}`, protocols);
   const received: Uint8Array[] = [];
   ws.on('message', (data: Buffer) => received.push(new Uint8Array(data)));
   ws.on('error', () => {});

@@ -30,6 +30,7 @@ import type { Membership } from './membership-records.ts';
 import { memberships } from './memberships.svelte.ts';
 import { readPeer, type Looking, type Peer } from './presence.ts';
 import { fullSnapshot, partialSnapshot, type QueueablePaper } from './queue-paper.ts';
+import { syncProviderOptions } from './sync-provider-options.ts';
 import { countAfterTransaction, syncLabel, syncPhase, type ConnectionStatus } from './sync-state.ts';
 
 /** The parts the pages draw from; each has a revision counter that its views depend on. */
@@ -218,10 +219,7 @@ export class GroupSession {
   }
 
   #connect(syncUrl: string): void {
-    const provider = new WebsocketProvider(syncUrl, this.groupId, this.doc, {
-      params: { token: this.#token },
-      connect: false,
-    });
+    const provider = new WebsocketProvider(syncUrl, this.groupId, this.doc, syncProviderOptions(this.#token));
     this.#provider = provider;
     provider.on('status', ({ status }) => {
       if (status === 'disconnected') this.lostConnection = true;
