@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { repoRoot } from '../src/paths.ts';
+import { paperLine } from '../src/harness/dump-line.ts';
 
 const MiB = 1024 * 1024;
 const CHILD = resolve(repoRoot, 'tests/bench/hardening-import-child.ts');
@@ -29,17 +30,6 @@ interface ChildFigures {
   skipped: number;
   firstError: { line: number; message: string } | null;
   failure: { code: string; message: string } | null;
-}
-
-function paperLine(n: number, abstract = `Abstract ${n}.`): string {
-  return JSON.stringify({
-    id: `2604.${String(n).padStart(5, '0')}`,
-    date: '2026-04-01',
-    title: `Paper ${n}`,
-    authors: ['Ada Lovelace'],
-    categories: ['cs.LG'],
-    abstract,
-  });
 }
 
 /** `head`, then `mib` MiB of `fill` written a MiB at a time (never held whole), then `tail`. */

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '@quire/server/search/search-timing';
+
+// One seeded generator for the project's samples (benchmarks' queries, evaluation samples).
+export { seededRandom };
 
 /**
  * Recall candidate pools: for a topic, the papers whose title or abstract names one of the topic's core
@@ -75,18 +79,6 @@ export function namesConcept(
 ): boolean {
   const text = `${paper.title}\n${paper.abstract}`;
   return (pattern.folded?.test(text) ?? false) || (pattern.exact?.test(text) ?? false);
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a sample is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `k` items drawn without replacement (a partial Fisher–Yates shuffle). */

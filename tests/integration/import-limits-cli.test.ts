@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/harness/run-cli.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { paperLine } from '../src/harness/dump-line.ts';
 
 let t: TempStore;
 beforeAll(() => {
@@ -10,21 +11,13 @@ beforeAll(() => {
 });
 afterAll(() => t.dispose());
 
-function line(n: number, abstract: string): string {
-  return JSON.stringify({
-    id: `2604.${String(n).padStart(5, '0')}`,
-    date: '2026-04-01',
-    title: `Paper ${n}`,
-    authors: ['Ada Lovelace'],
-    categories: ['cs.LG'],
-    abstract,
-  });
-}
-
 describe('quire import limits (issue 10, finding 5)', () => {
   it('reads QUIRE_IMPORT_MAX_LINE_BYTES and names the skipped line', async () => {
     const file = join(t.dir, 'mixed.jsonl');
-    writeFileSync(file, [line(1, 'short'), line(2, 'x'.repeat(4096)), line(3, 'short')].join('\n'));
+    writeFileSync(
+      file,
+      [paperLine(1, 'short'), paperLine(2, 'x'.repeat(4096)), paperLine(3, 'short')].join('\n'),
+    );
     const run = await runCli(['import', '--db', t.dbPath, '--json', file], {
       QUIRE_IMPORT_MAX_LINE_BYTES: '2048',
     });
@@ -39,7 +32,7 @@ describe('quire import limits (issue 10, finding 5)', () => {
 
   it('refuses a setting that is not a whole number, naming it', async () => {
     const file = join(t.dir, 'one.jsonl');
-    writeFileSync(file, line(4, 'short'));
+    writeFileSync(file, paperLine(4, 'short'));
     const run = await runCli(['import', '--db', t.dbPath, file], { QUIRE_IMPORT_MAX_XML_BYTES: 'lots' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/QUIRE_IMPORT_MAX_XML_BYTES/);

@@ -15,7 +15,7 @@ export interface QueryTimings {
 /**
  * Deterministic pseudo-random numbers (mulberry32), so a benchmark asks the same queries on every run.
  */
-function random(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -38,7 +38,7 @@ export function sampleQueries(db: Database, count: number, seed = 1): string[] {
   const abstractAt = db
     .prepare<[number], string>('SELECT abstract FROM papers ORDER BY id LIMIT 1 OFFSET ?')
     .pluck();
-  const next = random(seed);
+  const next = seededRandom(seed);
   const queries: string[] = [];
   for (let attempt = 0; queries.length < count && attempt < count * 20; attempt++) {
     const words = (abstractAt.get(Math.floor(next() * total)) ?? '').split(/\s+/);

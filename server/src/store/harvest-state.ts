@@ -20,12 +20,6 @@ ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.up
 
 const DELETE_CHECKPOINT = `DELETE FROM harvest_checkpoints WHERE key = ?`;
 
-const INSERT_INGEST = `
-INSERT INTO ingest_log (kind, source, started_at, finished_at, duration_ms, inserted, updated, unchanged,
-  skipped, errors, status)
-VALUES (@kind, @source, @started_at, @finished_at, @duration_ms, @inserted, @updated, @unchanged, @skipped,
-  @errors, @status)`;
-
 const START_INGEST = `
 INSERT INTO ingest_log (kind, source, started_at, status, pid, run_token)
 VALUES (@kind, @source, @started_at, 'running', @pid, @run_token)`;
@@ -146,7 +140,6 @@ export class HarvestState {
   readonly #selectCheckpoint: Statement<[string], string>;
   readonly #upsertCheckpoint: Statement<[string, string, string], unknown>;
   readonly #deleteCheckpoint: Statement<[string], unknown>;
-  readonly #insertIngest: Statement<[Omit<IngestRow, 'id'>], unknown>;
   readonly #startIngest: Statement<[StartRow], unknown>;
   readonly #finishIngest: Statement<[Omit<IngestRow, 'kind' | 'source' | 'started_at'>], unknown>;
   readonly #running: Statement<[], RunningRow>;
@@ -160,7 +153,6 @@ export class HarvestState {
     this.#selectCheckpoint = db.prepare<[string], string>(SELECT_CHECKPOINT).pluck();
     this.#upsertCheckpoint = db.prepare<[string, string, string], unknown>(UPSERT_CHECKPOINT);
     this.#deleteCheckpoint = db.prepare<[string], unknown>(DELETE_CHECKPOINT);
-    this.#insertIngest = db.prepare<[Omit<IngestRow, 'id'>], unknown>(INSERT_INGEST);
     this.#startIngest = db.prepare<[StartRow], unknown>(START_INGEST);
     this.#finishIngest = db.prepare<[Omit<IngestRow, 'kind' | 'source' | 'started_at'>], unknown>(
       FINISH_INGEST,
@@ -186,22 +178,9 @@ export class HarvestState {
     this.#deleteCheckpoint.run(key);
   }
 
+  /** Records a whole run at once (a harvest, a fetch): started and completed in one go. */
   logIngest(entry: IngestLogEntry): IngestRecord {
-    const row: Omit<IngestRow, 'id'> = {
-      kind: entry.kind,
-      source: entry.source,
-      started_at: entry.startedAt.toISOString(),
-      finished_at: entry.finishedAt.toISOString(),
-      duration_ms: Math.max(0, entry.finishedAt.getTime() - entry.startedAt.getTime()),
-      inserted: entry.inserted,
-      updated: entry.updated,
-      unchanged: entry.unchanged,
-      skipped: entry.skipped,
-      errors: JSON.stringify(entry.errors),
-      status: entry.status,
-    };
-    const { lastInsertRowid } = this.#insertIngest.run(row);
-    return rowToRecord({ ...row, id: Number(lastInsertRowid) });
+    return this.finishIngest(this.startIngest(entry.kind, entry.source, entry.startedAt), entry);
   }
 
   /**
