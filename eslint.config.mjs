@@ -14,6 +14,7 @@ export default ts.config(
       'test-results/',
       'playwright-report/',
       'tests/artifacts/',
+      '.tmp/',
       '**/*.config.js',
       '**/*.config.mjs',
     ],

@@ -14,8 +14,10 @@ import { SearchThread } from './search/search-thread.ts';
 import { QuireError } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
 import { SyncServer } from './sync/sync-server.ts';
-import { openTopics } from './topics/open-topics.ts';
-import { retag } from './topics/retag.ts';
+import { defaultTaxonomy } from '@quire/core';
+import type { RetagReport } from './topics/retag.ts';
+import { TagThread } from './topics/tag-thread.ts';
+import { TopicService } from './topics/topic-service.ts';
 
 export interface RunningServer {
   url: string;
@@ -24,6 +26,8 @@ export interface RunningServer {
   scheduler: HarvestScheduler | null;
   /** Group sync on the same port: ws://host:port/yjs/<groupId>, the token offered as a subprotocol. */
   sync: SyncServer;
+  /** Settles once start-up work (tagging what is stale, building the search index) is done; /api/ready says the same. */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,15 +60,34 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     target,
     maxPending: config.fetchMaxPending,
   });
-  // Tags must match the papers and the taxonomy before the first topic is served.
-  const { topics } = openTopics(store);
-  // Built and queried in a worker thread: the server answers while it builds; the first searches wait.
-  const search = new SearchThread(config.dbPath, { log });
-  const refreshTags = () => {
-    const report = retag(store.db, topics.taxonomy);
-    topics.invalidate();
-    // New and changed papers are re-indexed; tags changed under unchanged papers need a rebuild.
-    search.refresh({ full: report.changedTopics.length > 0 || report.removedTopics.length > 0 });
+  const topics = new TopicService(store.db, defaultTaxonomy());
+  // Tagging runs in a worker thread: after a taxonomy or engine change the whole store is tagged again
+  // there, the server answering meanwhile from the tags committed so far (a paper keeps its old tags
+  // until its new ones are written).
+  let startingUp = true;
+  const tags = new TagThread(config.dbPath, {
+    log,
+    onTagged: (report: RetagReport) => {
+      topics.invalidate();
+      // The index is built after the start-up run; later runs tag new papers (re-indexed from the rows
+      // written since the last refresh) or follow a topic change under unchanged papers (a rebuild).
+      if (startingUp) return;
+      search.refresh({ full: report.changedTopics.length > 0 || report.removedTopics.length > 0 });
+    },
+  });
+  const tagsWarm = tags.ready.then(
+    () => (startingUp = false),
+    () => (startingUp = false),
+  );
+  // Search in a worker thread too, its index built once the tags it carries are up to date; the first
+  // searches wait for it.
+  const search = new SearchThread(config.dbPath, { log, buildAfter: tagsWarm });
+  const refreshTags = async (): Promise<void> => {
+    try {
+      await tags.retag();
+    } catch (err) {
+      log(`tags: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
   const scheduler = config.harvest
     ? new HarvestScheduler({
@@ -77,7 +100,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
         client,
         target,
         log,
-        afterRun: refreshTags,
+        afterRun: () => void refreshTags(),
       })
     : null;
   const sync = new SyncServer(store.groups, store.groupUpdates, {
@@ -108,7 +131,11 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     search,
     webDir,
     maxBodyBytes: config.maxBodyBytes,
-    warming: () => (search.state === 'warming' ? ['search'] : []),
+    warming: () => [
+      ...(tags.state === 'warming' ? ['tags'] : []),
+      ...(search.state === 'warming' ? ['search'] : []),
+    ],
+    tagProgress: () => tags.progress,
     groups: {
       groups: store.groups,
       onInviteRevoked: (invite) => sync.closeInvite(invite.id),
@@ -131,8 +158,10 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     store,
     scheduler,
     sync,
+    ready: Promise.allSettled([tags.ready, search.ready]).then(() => {}),
     async close() {
       await scheduler?.stop();
+      await tags.close();
       // Before the HTTP server: its close waits for every socket, upgraded ones included.
       await sync.close();
       await search.close();

@@ -75,7 +75,7 @@ async function browserTagging(papers: TaggablePaper[]) {
 
 async function topicApi() {
   const corpusServer = await startCorpusServer();
-  const { server, startMs } = corpusServer;
+  const { server, listenMs } = corpusServer;
   try {
     const slugs = defaultTaxonomy().topics.map((t) => t.slug);
     const time = async (path: string) => {
@@ -83,9 +83,11 @@ async function topicApi() {
       await (await fetch(`${server.url}${path}`)).json();
       return performance.now() - t;
     };
-    // The search index builds in the background after start; measure topics once it is done, as a
-    // long-running server would be (the first search waits for the build).
-    const searchReadyMs = await time('/api/search?q=reinforcement');
+    // Tags and the search index are made in worker threads after start; measure topics once both are
+    // done, as a long-running server would be.
+    const t0 = performance.now();
+    await server.ready;
+    const readyMs = performance.now() - t0;
     // Cold: the first request for each topic computes it; warm: repeats are answered from the cache.
     const cold: number[] = [];
     for (const slug of slugs) cold.push(await time(`/api/topics/${slug}`));
@@ -97,8 +99,8 @@ async function topicApi() {
     for (let round = 0; round < 10; round++) listWarm.push(await time('/api/topics?weeks=12'));
     for (const a of [cold, warm, listWarm]) a.sort((x, y) => x - y);
     return {
-      startMs,
-      searchReadyMs,
+      listenMs,
+      readyMs,
       requests: cold.length,
       p50: percentile(cold, 50),
       p95: percentile(cold, 95),
@@ -138,9 +140,8 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
   );
 
   const api = await topicApi();
-  console.log(`server start, tagging the whole corpus on first start: ${(api.startMs / 1000).toFixed(1)} s`);
   console.log(
-    `search index ready ${(api.searchReadyMs / 1000).toFixed(1)} s after that (built in the background)`,
+    `server listening ${(api.listenMs / 1000).toFixed(1)} s after start; the whole corpus tagged and its search index built (worker threads) ${(api.readyMs / 1000).toFixed(1)} s after that`,
   );
   console.log(
     `GET /api/topics/:slug, first request for each of ${api.requests} topics (uncached): p50 ${api.p50.toFixed(1)} ms, p95 ${api.p95.toFixed(1)} ms, max ${api.max.toFixed(1)} ms (target p95 < 50 ms); repeated: p95 ${api.warmP95.toFixed(1)} ms`,
@@ -158,7 +159,8 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
     browserPapersPerSec: browserRate,
     browserCompileMs: Math.round(browser.compileMs),
     tagsPerPaper: Number((node.tags / papers.length).toFixed(2)),
-    serverStartSec: Number((api.startMs / 1000).toFixed(1)),
+    serverListenSec: Number((api.listenMs / 1000).toFixed(1)),
+    serverReadySec: Number((api.readyMs / 1000).toFixed(1)),
     topicApiP50Ms: Number(api.p50.toFixed(1)),
     topicApiP95Ms: Number(api.p95.toFixed(1)),
     topicApiWarmP95Ms: Number(api.warmP95.toFixed(1)),

@@ -17,6 +17,7 @@ import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { conceptPattern, coreConcepts, namesConcept, sampleOf, seededRandom } from './recall-pools.ts';
 import { EVAL_TOPICS } from './eval-topics.ts';
+import { paperBlock, topicLine as topicLineOf } from './judging-batches.ts';
 
 const SEED = 20_261_201;
 const PRECISION_PAPERS = 390;
@@ -41,9 +42,7 @@ if (missing.length) throw new Error(`CRITERIA-taxonomy.md has no core concepts f
 const patterns = new Map([...concepts].map(([slug, list]) => [slug, conceptPattern(list)]));
 const random = seededRandom(SEED);
 
-const paperBlock = (p: TaggablePaper) =>
-  `### ${p.id}\nTitle: ${p.title.replace(/\s+/g, ' ')}\nCategories: ${p.categories.join(' ')}\nAbstract: ${p.abstract.replace(/\s+/g, ' ')}\n`;
-const topicLine = (slug: string) => `- ${slug} — ${taxonomy.bySlug.get(slug)?.name ?? slug}`;
+const topicLine = (slug: string) => topicLineOf(taxonomy, slug);
 
 // Precision sample.
 const sampled = sampleOf(papers, PRECISION_PAPERS + SHARED_PAPERS + DEV_PAPERS, random);

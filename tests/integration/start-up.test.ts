@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResponseDto, StatusDto } from '@quire/core';
+import type { SearchResponseDto, StatusDto, TopicDetail } from '@quire/core';
 import { DEFAULT_CONFIG } from '@quire/server/config';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { startServer, type RunningServer } from '@quire/server/server';
-import { openTopics } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
 
-// The whole corpus, so that building the search index takes seconds: long enough that the first requests
-// below are certainly made while it is still being built.
+// The whole corpus, imported and never tagged, so that tagging it and then building the search index take
+// seconds: long enough that the first requests below are certainly made while both are under way.
 let t: TempStore;
 let server: RunningServer;
 
 beforeAll(async () => {
   t = tempStore();
   await importPaths(t.store, [listingsDir]);
-  openTopics(t.store);
   t.store.close();
   server = await startServer({ ...DEFAULT_CONFIG, dbPath: t.dbPath, port: 0, harvest: false });
 }, 300_000);
@@ -28,10 +26,10 @@ afterAll(async () => {
 const get = (path: string) => fetch(`${server.url}${path}`);
 
 describe('start-up work off the request path', () => {
-  it('answers pages and pings while the search index is still being built, and says it is warming up', async () => {
+  it('answers pages and pings while the store is tagged and indexed, and says it is warming up', async () => {
     const ready = await get('/api/ready');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, warming: ['search'] });
+    expect(await ready.json()).toMatchObject({ ready: false, warming: ['tags', 'search'] });
 
     // Answered while the index is still being built: /api/ready, asked after each, still says warming.
     expect((await get('/api/ping')).status).toBe(200);
@@ -40,8 +38,9 @@ describe('start-up work off the request path', () => {
     expect(((await topics.json()) as unknown[]).length).toBeGreaterThan(100);
     const status = (await (await get('/api/status')).json()) as StatusDto;
     expect(status.papers).toBe(26_845);
-    expect(status.warming).toEqual(['search']);
+    expect(status.warming).toEqual(['tags', 'search']);
     expect((await get('/api/ready')).status).toBe(503);
+    expect((await get('/api/topics/rl-for-llm-agents')).status).toBe(200);
   });
 
   it('lets the first search wait for the index, then reports ready', async () => {
@@ -58,6 +57,17 @@ describe('start-up work off the request path', () => {
     expect(ready).toEqual({ ready: true, warming: [] });
     const status = (await (await get('/api/status')).json()) as StatusDto;
     expect(status.warming).toEqual([]);
+    expect(status.tagging).toBeNull();
+  });
+
+  it('once ready, every paper carries its tags, in the topic API and in topic: searches', async () => {
+    // The store was never tagged: every tag here was written by the tag thread after the server listened,
+    // and the search index, built after it, carries them.
+    const topic = (await (await get('/api/topics/rl-for-llm-agents')).json()) as TopicDetail;
+    expect(topic.paperIds.length).toBeGreaterThan(100);
+    const res = await get(`/api/search?q=${encodeURIComponent('topic:rl-for-llm-agents')}`);
+    const found = (await res.json()) as SearchResponseDto;
+    expect(found.total).toBeGreaterThan(100);
   });
 
   it('answers a search error from the search thread with its status and message', async () => {

@@ -85,6 +85,36 @@ describe('stored tags', () => {
     expect(tagRows('video-generation').length).toBeGreaterThan(0);
   });
 
+  it('a full re-tag stopped between batches keeps every old tag readable, and the next run finishes it', () => {
+    const allTags = () =>
+      t.store.db
+        .prepare("SELECT topic || ':' || paper_id || ':' || score FROM paper_tags ORDER BY 1")
+        .pluck()
+        .all() as string[];
+    const staleCount = () =>
+      t.store.db.prepare('SELECT COUNT(*) FROM papers WHERE tags_stale = 1').pluck().get() as number;
+    const before = allTags();
+    let batches = 0;
+    const stopped = retag(t.store.db, defaultTaxonomy(), {
+      full: true,
+      onProgress: () => (batches += 1),
+      shouldStop: () => batches >= 1,
+    });
+    expect(stopped.stopped).toBe(true);
+    expect(batches).toBe(1);
+    const left = staleCount();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(t.store.papers.count());
+    // Papers not reached yet keep their tags (same taxonomy, so the tagged ones got the same again).
+    expect(allTags()).toEqual(before);
+
+    // The definitions were recorded when the run began: the next one tags only what is still stale.
+    const resumed = retag(t.store.db, defaultTaxonomy());
+    expect(resumed).toMatchObject({ changedTopics: [], stalePapers: left, stopped: false });
+    expect(staleCount()).toBe(0);
+    expect(allTags()).toEqual(before);
+  });
+
   it('a new listed paper is tagged and counted; a paper known only from a replacement never counts', () => {
     const asOf = topics.topic('3d-gaussian-splatting').asOf;
     const before = topics.topic('3d-gaussian-splatting', { asOf });

@@ -36,8 +36,13 @@ export interface StatusDto {
   firstListing: string | null;
   lastListing: string | null;
   harvest: HarvestStateDto;
-  /** Parts of the server still starting up (e.g. 'search' while its index is built); empty when ready. */
+  /**
+   * Parts of the server still starting up ('tags' while stale tags are brought up to date, 'search' while
+   * its index is built); empty when ready.
+   */
   warming: string[];
+  /** Papers tagged so far of those the current tagging run has to tag; null when none is running. */
+  tagging: { done: number; total: number } | null;
   recentIngests: IngestDto[];
 }
 

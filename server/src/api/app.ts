@@ -23,8 +23,8 @@ export interface AppOptions {
   store: Store;
   /** Live harvest state, or null when background harvesting is off. */
   harvestState: () => HarvestStateDto | null;
-  /** Called after a write outside the harvest (an on-demand fetch), so tags can be brought up to date. */
-  onPapersChanged?: () => void;
+  /** Called after a write outside the harvest (an on-demand fetch); resolves once its tags are stored. */
+  onPapersChanged?: () => Promise<void>;
   /**
    * Fetches a paper the store lacks from arXiv's query API; absent when no source is configured. It may
    * refuse with 429 when too many are already being fetched (see PaperFetcher).
@@ -37,8 +37,13 @@ export interface AppOptions {
   search?: SearchApi;
   /** Largest accepted request body on /api/*, in bytes; DEFAULT_MAX_BODY_BYTES when left out. */
   maxBodyBytes?: number;
-  /** Parts still starting up ('search' while its index is built); /api/status and /api/ready report them. */
+  /**
+   * Parts still starting up ('tags' while stale tags are brought up to date, 'search' while its index is
+   * built); /api/status and /api/ready report them.
+   */
   warming?: () => string[];
+  /** How far the tag thread's current run has got, or null between runs. */
+  tagProgress?: () => { done: number; total: number } | null;
   /** Groups and invites (/api/groups); absent when the server was started without group sync. */
   groups?: GroupRoutesOptions;
 }
@@ -87,6 +92,7 @@ export function createApp(options: AppOptions): Hono {
       ...store.papers.stats(),
       harvest: options.harvestState() ?? initialHarvestState('disabled'),
       warming: options.warming?.() ?? [],
+      tagging: options.tagProgress?.() ?? null,
       recentIngests: store.state.recentIngests(10).map((r) => ({
         kind: r.kind,
         source: r.source,
@@ -141,7 +147,7 @@ export function createApp(options: AppOptions): Hono {
     if (stored) return c.json({ ...stored, tags: options.topics.paperTags(id) });
     if (c.req.query('fetch') === '1' && options.fetchPaper) {
       const fetched = await options.fetchPaper(id);
-      options.onPapersChanged?.();
+      await options.onPapersChanged?.();
       return c.json({ ...fetched, tags: options.topics.paperTags(id) });
     }
     throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`, 404);

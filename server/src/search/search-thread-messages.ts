@@ -5,6 +5,8 @@ import type { SearchPage } from './search-service.ts';
 /** What the server's search thread is started with. */
 export interface SearchWorkerData {
   dbPath: string;
+  /** One Int32 the thread waits on before building, until the server sets it (its tags are up to date). */
+  gate: SharedArrayBuffer;
 }
 
 /** Server → search thread. `seq` pairs a request with its reply. */

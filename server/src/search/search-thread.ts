@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { CoreError, type RelatedPapersDto, type SearchResponseDto } from '@quire/core';
 import { QuireError } from '../errors.ts';
+import { startWorker } from '../threads/start-worker.ts';
 import type {
   SearchErrorData,
   SearchReply,
@@ -9,12 +10,14 @@ import type {
 } from './search-thread-messages.ts';
 import type { SearchApi, SearchPage } from './search-service.ts';
 
-const WORKER_ENTRY = new URL('./search-worker-boot.mjs', import.meta.url);
+const WORKER_ENTRY = new URL('./search-worker.ts', import.meta.url);
 
 type RequestBody = SearchRequest extends infer R ? (R extends SearchRequest ? Omit<R, 'seq'> : never) : never;
 
 export interface SearchThreadOptions {
   log?: (line: string) => void;
+  /** The index is built once this settles (the store's tags brought up to date); at once when left out. */
+  buildAfter?: Promise<unknown>;
 }
 
 interface Pending {
@@ -24,13 +27,15 @@ interface Pending {
 
 /**
  * Search in a worker thread over its own read-only connection to the store's file. The server answers
- * from the first millisecond: pings and pages never wait for the index, and searches asked while it is
- * built wait for it there (`ready` says when; /api/status and /api/ready report it).
+ * from the first millisecond: pings and pages never wait for the index, and searches asked before it is
+ * built (or before `buildAfter` lets the build start) wait for it there (`ready` says when; /api/status
+ * and /api/ready report it).
  */
 export class SearchThread implements SearchApi {
   readonly #worker: Worker;
   readonly #log: (line: string) => void;
   readonly #pending = new Map<number, Pending>();
+  readonly #gate = new SharedArrayBuffer(4);
   readonly ready: Promise<void>;
   #seq = 0;
   #state: 'warming' | 'ready' | 'failed' | 'closed' = 'warming';
@@ -38,11 +43,10 @@ export class SearchThread implements SearchApi {
 
   constructor(dbPath: string, options: SearchThreadOptions = {}) {
     this.#log = options.log ?? (() => {});
-    // execArgv: [] so the thread does not inherit a second copy of tsx's loader; the boot file adds it.
-    this.#worker = new Worker(WORKER_ENTRY, {
-      workerData: { dbPath } satisfies SearchWorkerData,
-      execArgv: [],
-    });
+    this.#worker = startWorker(WORKER_ENTRY, { dbPath, gate: this.#gate } satisfies SearchWorkerData);
+    const open = () => this.#openGate();
+    if (options.buildAfter) options.buildAfter.then(open, open);
+    else open();
     this.ready = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: SearchReply) => {
         switch (reply.kind) {
@@ -115,7 +119,14 @@ export class SearchThread implements SearchApi {
     const closing = new QuireError('store-error', 'The server is shutting down; search is closed.', 503);
     for (const pending of this.#pending.values()) pending.reject(closing);
     this.#pending.clear();
+    this.#openGate();
     await this.#worker.terminate();
+  }
+
+  #openGate(): void {
+    const gate = new Int32Array(this.#gate);
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
   }
 
   #call(body: RequestBody): Promise<SearchReply & { kind: 'answer' }> {

@@ -27,7 +27,10 @@ function errorData(err: unknown): SearchErrorData {
   return { type: 'quire', code: 'store-error', message: `Search failed: ${errorMessage(err)}`, status: 500 };
 }
 
-const { dbPath } = workerData as SearchWorkerData;
+const { dbPath, gate } = workerData as SearchWorkerData;
+// The index carries each paper's topics, so it is built once the tags are up to date. Blocking is
+// fine here: this thread has nothing else to do, and requests wait in its queue meanwhile.
+Atomics.wait(new Int32Array(gate), 0, 0);
 let service: SearchService;
 try {
   service = new SearchService(openReadOnlyDatabase(dbPath), defaultTaxonomy(), {

@@ -7,6 +7,8 @@ export interface RetagOptions {
   /** Forget every stored tag and tag the whole store again. */
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Asked between batches; true ends the run early (the papers not reached stay stale for the next run). */
+  shouldStop?: () => boolean;
 }
 
 export interface RetagReport {
@@ -18,6 +20,8 @@ export interface RetagReport {
   stalePapers: number;
   papers: number;
   durationMs: number;
+  /** True when `shouldStop` ended the run before every stale paper was tagged. */
+  stopped: boolean;
 }
 
 const BATCH = 2000;
@@ -26,7 +30,9 @@ const BATCH = 2000;
  * Brings stored tags up to date without a full rebuild: papers added or changed since they were tagged get
  * every topic; a topic whose definition hash changed (or that is new) is read over all papers alone, and
  * only the papers it tags now or had tagged before are tagged again; removed topics lose their tags.
- * Every step is resumable: a paper stays stale and a topic keeps no hash until its tags are written.
+ * Every step is resumable: the papers a change touches are marked stale in the transaction that records the
+ * new definition hashes, and a paper stays stale until its new tags are written, so a run stopped or killed
+ * part way is finished by the next one. Until a paper is tagged anew its old tags stay readable.
  */
 export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = {}): RetagReport {
   const now = options.now ?? (() => new Date());
@@ -45,6 +51,7 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
     stalePapers: 0,
     papers: 0,
     durationMs: 0,
+    stopped: false,
   };
   // The common case, nothing to do, costs two small queries.
   if (changed.length === 0 && removed.length === 0 && store.staleCount() === 0) return report;
@@ -53,8 +60,7 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
   const stats = collectionStats(taxonomy, papers);
   // A changed or removed topic can change which of a paper's topics are kept (tags compete for a few
   // places, and a kept narrower tag implies its parents), so every paper it touches, before or now, is
-  // tagged anew with the whole taxonomy. Those papers are marked stale in the same transaction that drops
-  // the old tags, so an interrupted run resumes with them.
+  // tagged anew with the whole taxonomy.
   // Every topic changed (a new engine, a first tagging): every paper is touched, without a first pass.
   const everything = options.full === true || changed.length === taxonomy.topics.length;
   const touched = new Set<string>(
@@ -64,7 +70,7 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
     const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
     for (const p of papers) if (partial.passing(p).length > 0) touched.add(p.id);
   }
-  store.resetTopics([...removed, ...changed], touched);
+  store.beginRetag(removed, new Map(changed.map((slug) => [slug, current.get(slug) ?? ''])), touched, now());
   const stale = new Set(options.full ? papers.map((p) => p.id) : store.staleIds());
   report.stalePapers = stale.size;
   report.papers = papers.length;
@@ -72,11 +78,14 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
   const full = new CompiledTaxonomy(taxonomy, stats);
   const subset = papers.filter((p) => stale.has(p.id));
   for (let i = 0; i < subset.length; i += BATCH) {
+    if (options.shouldStop?.()) {
+      report.stopped = true;
+      break;
+    }
     const batch = subset.slice(i, i + BATCH).map((p) => ({ id: p.id, tags: full.tag(p) }));
     store.replacePaperTags(batch);
     options.onProgress?.(Math.min(i + BATCH, subset.length), subset.length);
   }
-  store.recordTopicHashes(current, now());
   report.durationMs = now().getTime() - started;
   return report;
 }

@@ -100,20 +100,24 @@ export class TagStore {
     return this.#papersWithTopics.all(JSON.stringify(slugs));
   }
 
-  /** Forgets the topics' tags and hashes and marks `stale` papers for tagging anew, in one transaction. */
-  resetTopics(slugs: Iterable<string>, stale: Iterable<string> = []): void {
+  /**
+   * Starts tagging after a taxonomy change, in one transaction: marks `stale` papers for tagging anew,
+   * forgets removed topics (tags and hash) and records the changed topics' new hashes. A changed topic's
+   * old tags stay until each paper that had one is tagged again (it is among `stale`).
+   */
+  beginRetag(
+    removed: Iterable<string>,
+    changed: ReadonlyMap<string, string>,
+    stale: Iterable<string>,
+    at: Date,
+  ): void {
     this.#db.transaction(() => {
       for (const id of stale) this.#markStale.run(id);
-      for (const slug of slugs) {
+      for (const slug of removed) {
         this.#deleteTopicTags.run(slug);
         this.#deleteTopicState.run(slug);
       }
-    })();
-  }
-
-  recordTopicHashes(hashes: ReadonlyMap<string, string>, at: Date): void {
-    this.#db.transaction(() => {
-      for (const [topic, hash] of hashes) this.#upsertTopicState.run(topic, hash, at.toISOString());
+      for (const [topic, hash] of changed) this.#upsertTopicState.run(topic, hash, at.toISOString());
     })();
   }
 

@@ -1,0 +1,38 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { defaultTaxonomy } from '@quire/core';
+import { errorMessage } from '../errors.ts';
+import { openDatabase } from '../store/open-database.ts';
+import { retag } from './retag.ts';
+import type { TagReply, TagRequest, TagWorkerData } from './tag-thread-messages.ts';
+
+/**
+ * The tag thread: it brings stored tags up to date (after a taxonomy change, an import, a harvest) over
+ * its own read-write connection, in batches that each commit whole, so the server's event loop keeps
+ * answering while thousands of papers are tagged.
+ */
+
+const port = parentPort;
+if (!port) throw new Error('tag-worker.ts runs as a worker thread; TagThread starts it.');
+
+const { dbPath, stop } = workerData as TagWorkerData;
+const stopFlag = new Int32Array(stop);
+const db = openDatabase(dbPath);
+const taxonomy = defaultTaxonomy();
+const post = (reply: TagReply) => port.postMessage(reply);
+
+port.on('message', (request: TagRequest) => {
+  if (request.kind === 'stop') {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    const report = retag(db, taxonomy, {
+      onProgress: (done, total) => post({ kind: 'progress', seq: request.seq, done, total }),
+      shouldStop: () => Atomics.load(stopFlag, 0) === 1,
+    });
+    post({ kind: 'done', seq: request.seq, report });
+  } catch (err) {
+    post({ kind: 'error', seq: request.seq, message: errorMessage(err) });
+  }
+});
