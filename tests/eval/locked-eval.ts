@@ -160,10 +160,12 @@ function topicFigures(
   corpus: readonly TaggablePaper[],
   byId: ReadonlyMap<string, TaggablePaper>,
   predict: Predictions,
+  heading = 'per topic, on a uniform sample of its pool (papers naming a core concept):',
+  misses: string[] | null = null,
 ): Record<string, unknown> {
   const concepts = coreConcepts();
   console.log('');
-  console.log('per topic, on a uniform sample of its pool (papers naming a core concept):');
+  console.log(heading);
   console.log(
     'topic                               pool  in-pool est.  n   precision [95%]    recall [95%]       tagged outside pool',
   );
@@ -181,6 +183,12 @@ function topicFigures(
       return { paper, label: labels.get(`${id} ${slug}`) === true };
     });
     const { yes, p, r } = confusion(judged, slug, predict);
+    if (misses)
+      for (const { paper, label } of judged) {
+        const tagged = predict.all(paper).has(slug);
+        if (label !== tagged)
+          misses.push(`${label ? 'FN' : 'FP'} ${slug} ${paper.id} ${paper.title.slice(0, 80)}`);
+      }
     const estimate = Math.round((pool.length * yes) / Math.max(1, sample.length));
     const meets = p.p >= TARGET_PRECISION && r.p >= (slug === 'rl-for-llm-agents' ? 0.9 : TARGET_RECALL);
     if (meets) meeting++;
@@ -230,6 +238,30 @@ export function lockedSetFigures(
     precision: taxonomyPrecision(labels, precisionPapers, predict),
     ...topicFigures(recall, recallLabels, corpus, byId, predict),
   };
+}
+
+/**
+ * The second development sample's recall part (dev-recall-2.jsonl): the locked set's per-topic figures on
+ * fresh pool samples, with every miss printed under EVAL_VERBOSE, since this set is for tuning.
+ */
+export function devRecallFigures(
+  judgments: readonly LockedJudgment[],
+  corpus: readonly TaggablePaper[],
+  predict: Predictions,
+): Record<string, unknown> {
+  const byId = new Map(corpus.map((p) => [p.id, p]));
+  const misses: string[] = [];
+  const figures = topicFigures(
+    judgments,
+    consensus(judgments),
+    corpus,
+    byId,
+    predict,
+    'development pool samples (dev-recall-2.jsonl), per topic:',
+    misses,
+  );
+  if (process.env.EVAL_VERBOSE) for (const m of misses.sort()) console.log(`  ${m}`);
+  return figures;
 }
 
 /** Direct tags per paper over the whole corpus, and topic pairs whose paper sets overlap by more than 80%. */
@@ -308,6 +340,7 @@ export function devTaxonomyFigures(
   judgments: readonly LockedJudgment[],
   byId: ReadonlyMap<string, TaggablePaper>,
   predict: Predictions,
+  name = 'taxonomy-wide development sample',
 ): Record<string, unknown> {
   const labels = consensus(judgments);
   const ids = [...new Set(judgments.map((j) => j.paper))];
@@ -318,7 +351,7 @@ export function devTaxonomyFigures(
   const misses: string[] = [];
   for (const id of ids) {
     const paper = byId.get(id);
-    if (!paper) throw new Error(`dev-set-taxonomy.jsonl names the paper ${id}, which is not in the corpus.`);
+    if (!paper) throw new Error(`The ${name} names the paper ${id}, which is not in the corpus.`);
     const all = predict.all(paper);
     for (const slug of predict.direct(paper)) {
       tags++;
@@ -337,7 +370,7 @@ export function devTaxonomyFigures(
   const r = wilson(found, inTopic);
   console.log('');
   console.log(
-    `taxonomy-wide development sample: ${ids.length} papers; every direct tag's precision ${formatInterval(p)} ` +
+    `${name}: ${ids.length} papers; every direct tag's precision ${formatInterval(p)} ` +
       `(${tags} tags); recall of judged-in topics (with implied parents) ${formatInterval(r)} (${inTopic})`,
   );
   if (process.env.EVAL_VERBOSE) for (const m of misses.sort()) console.log(`  ${m}`);

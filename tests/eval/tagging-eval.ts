@@ -11,6 +11,7 @@ import {
 import { taggableCorpus } from './eval-corpus.ts';
 import { inRlAgentsPool } from './rl-agents-pool.ts';
 import {
+  devRecallFigures,
   devTaxonomyFigures,
   lockedSetFigures,
   rlAgentsFigures,
@@ -190,9 +191,19 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
   const distribution = tagDistribution(papers, taxonomy, predictions);
   const devTaxonomy = loadLocked(/^dev-set-taxonomy\.jsonl$/);
   const devWide = devTaxonomy.length > 0 ? devTaxonomyFigures(devTaxonomy, byId, predictions) : null;
-  const locked = loadLocked(/^locked-set\.jsonl$/);
+  const devTaxonomy2 = loadLocked(/^dev-set-taxonomy-2\.jsonl$/);
+  const devWide2 =
+    devTaxonomy2.length > 0
+      ? devTaxonomyFigures(devTaxonomy2, byId, predictions, 'second taxonomy-wide development sample')
+      : null;
+  const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
+  const devPools = devRecall2.length > 0 ? devRecallFigures(devRecall2, papers, predictions) : null;
+  // While tuning, EVAL_DEV_ONLY=1 leaves the locked sets out: not even their aggregates are printed.
+  const devOnly = Boolean(process.env.EVAL_DEV_ONLY);
+  if (devOnly) console.log('\nlocked sets left out (EVAL_DEV_ONLY is set)');
+  const locked = devOnly ? [] : loadLocked(/^locked-set\.jsonl$/);
   const lockedFigures = locked.length > 0 ? lockedSetFigures(locked, papers, predictions) : null;
-  const rlAgents = loadLocked(/^locked-rl-agents\.jsonl$/);
+  const rlAgents = devOnly ? [] : loadLocked(/^locked-rl-agents\.jsonl$/);
   const rlAgentsWide =
     rlAgents.length > 0 ? rlAgentsFigures(rlAgents, papers, inRlAgentsPool, predictions) : null;
   return {
@@ -201,6 +212,8 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(oldTest ? { firstTestSet: oldTest } : {}),
     tagsPerPaper: distribution,
     ...(devWide ? { devTaxonomy: devWide } : {}),
+    ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
+    ...(devPools ? { devPools } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
     ...(rlAgentsWide ? { rlAgentsPool: rlAgentsWide } : {}),
   };
