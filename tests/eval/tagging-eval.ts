@@ -24,7 +24,7 @@ function loadLocked(pattern: RegExp): LockedJudgment[] {
   return loadJudgments(pattern) as unknown as LockedJudgment[];
 }
 
-interface Judgment {
+export interface Judgment {
   paper: string;
   topic: string;
   label: boolean;

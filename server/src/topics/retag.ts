@@ -1,4 +1,10 @@
-import { CompiledTaxonomy, collectionStats, topicDefinitionHash, type Taxonomy } from '@quire/core';
+import {
+  CompiledTaxonomy,
+  collectionStats,
+  selectionVersion,
+  topicDefinitionHash,
+  type Taxonomy,
+} from '@quire/core';
 import type { Database } from 'better-sqlite3';
 import { TagStore } from './tag-store.ts';
 
@@ -38,7 +44,8 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
   const now = options.now ?? (() => new Date());
   const started = now().getTime();
   const store = new TagStore(db);
-  const current = new Map(taxonomy.topics.map((t) => [t.slug, topicDefinitionHash(taxonomy, t.slug)]));
+  const salt = selectionVersion(taxonomy);
+  const current = new Map(taxonomy.topics.map((t) => [t.slug, topicDefinitionHash(taxonomy, t.slug, salt)]));
   const stored = store.topicHashes();
   const removed = [...stored.keys()].filter((slug) => !current.has(slug));
   const changed = [...current]

@@ -24,3 +24,12 @@ export function defaultCalibration(): Calibration {
 export function isDefault(taxonomy: Taxonomy): boolean {
   return taxonomy.version === data.version;
 }
+
+/**
+ * What, besides a topic's definition, decides which of its tags a paper keeps: the calibration's version
+ * for the built-in taxonomy (a refit changes every topic's kept tags), nothing for any other. Part of each
+ * topic's definition hash, so a refit re-tags the store.
+ */
+export function selectionVersion(taxonomy: Taxonomy): string {
+  return isDefault(taxonomy) ? defaultCalibration().version : '';
+}

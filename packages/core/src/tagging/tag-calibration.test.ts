@@ -31,6 +31,17 @@ describe('tag calibration', () => {
     expect(calibration.probability(features.map((_, i) => (i === 0 ? 1 : 0)))).toBeCloseTo(0.7311, 4);
   });
 
+  it("adds a topic's own shift of the log-odds, and none for a topic it never learnt (own keys only)", () => {
+    const features = [...CALIBRATION_FEATURES];
+    const weights = features.map(() => 0);
+    const calibration = new Calibration({ version: 't', features, weights, bias: 0, topicBias: { a: 1 } });
+    const x = features.map(() => 0);
+    expect(calibration.probability(x, 'a')).toBeCloseTo(0.7311, 4);
+    expect(calibration.probability(x, 'b')).toBe(0.5);
+    expect(calibration.probability(x, 'constructor')).toBe(0.5);
+    expect(calibration.probability(x)).toBe(0.5);
+  });
+
   it('refuses weights fitted on other features, saying how to refit', () => {
     expect(() => new Calibration({ version: 'old', features: ['log-ratio'], weights: [1], bias: 0 })).toThrow(
       /fitted on other features; run tests\/eval\/train-calibration.ts again/,

@@ -11,6 +11,12 @@ export interface CalibrationFile {
   features: readonly string[];
   weights: readonly number[];
   bias: number;
+  /**
+   * Per topic, a shift of the log-odds learnt from how often readers agreed with that topic's tags
+   * (shrunk towards 0, so a topic judged a few times moves little): broad topics whose words are
+   * everywhere ("efficient", "vision") earn less trust than a narrow one whose phrases are its own.
+   */
+  topicBias?: Readonly<Record<string, number>>;
 }
 
 /** What a tag's confidence is read from, besides its evidence. */
@@ -82,8 +88,14 @@ export class Calibration {
     return this.#file.version;
   }
 
-  probability(features: readonly number[]): number {
-    let z = this.#file.bias;
+  /** The topic's learnt shift of the log-odds, 0 when it has none; shown with the tag's evidence. */
+  topicBias(slug: string): number {
+    const bias = this.#file.topicBias;
+    return bias && Object.hasOwn(bias, slug) ? (bias[slug] ?? 0) : 0;
+  }
+
+  probability(features: readonly number[], slug?: string): number {
+    let z = this.#file.bias + (slug === undefined ? 0 : this.topicBias(slug));
     features.forEach((x, i) => (z += x * (this.#file.weights[i] ?? 0)));
     return 1 / (1 + Math.exp(-z));
   }

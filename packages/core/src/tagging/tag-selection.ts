@@ -4,8 +4,12 @@ import type { Taxonomy } from './taxonomy-load.ts';
 
 /** A paper keeps at most this many direct tags; the card shows them with the broader topics they imply. */
 export const MAX_DIRECT_TAGS = 6;
-/** Calibrated confidence a tag needs to be kept (0.65, chosen on the development judgments only: 0.7 kept too few tags, 0.6 too many wrong ones). */
-export const KEEP_CONFIDENCE = 0.65;
+/**
+ * Calibrated confidence a tag needs to be kept: 0.7, chosen by tests/eval/train-calibration.ts's
+ * cross-validation on the development judgments only (the best precision of one tag per paper while
+ * recall of judged-in topics stays at 0.665 or more; 0.75 and up lose too much of it).
+ */
+export const KEEP_CONFIDENCE = 0.7;
 /** A paper with no tag that sure keeps its best one if it reaches this. */
 export const FLOOR_CONFIDENCE = 0.45;
 /**
@@ -27,9 +31,18 @@ export class TagSelection {
   readonly #threshold = new Map<string, number>();
   readonly #gated = new Set<string>();
   readonly #calibration: Calibration | null;
+  readonly #keep: number;
+  readonly #floor: number;
 
-  constructor(taxonomy: Taxonomy, calibration: Calibration | null = null) {
+  /** `cutoffs` exist for the calibration trainer's cross-validation; the engine uses the defaults. */
+  constructor(
+    taxonomy: Taxonomy,
+    calibration: Calibration | null = null,
+    cutoffs: { keep?: number; floor?: number } = {},
+  ) {
     this.#calibration = calibration;
+    this.#keep = cutoffs.keep ?? KEEP_CONFIDENCE;
+    this.#floor = cutoffs.floor ?? FLOOR_CONFIDENCE;
     this.#ancestors = taxonomy.ancestors;
     this.#depth = taxonomy.depth;
     for (const topic of taxonomy.topics) {
@@ -70,11 +83,11 @@ export class TagSelection {
     const calibration = this.#calibration;
     const scored = this.contexts(passing).map(({ tag, context }) => ({
       tag,
-      p: calibration.probability(tagFeatures(tag, context)),
+      p: calibration.probability(tagFeatures(tag, context), tag.slug),
     }));
-    let kept = scored.filter((s) => s.p >= KEEP_CONFIDENCE);
+    let kept = scored.filter((s) => s.p >= this.#keep);
     const best = [...scored].sort((x, y) => y.p - x.p)[0];
-    if (kept.length === 0 && best && best.p >= FLOOR_CONFIDENCE) kept = [best];
+    if (kept.length === 0 && best && best.p >= this.#floor) kept = [best];
     const byP = new Map(kept.map((s) => [s.tag.slug, s.p]));
     const descendantsBetter = (slug: string, p: number) =>
       kept.some((s) => s.p >= p && (this.#ancestors.get(s.tag.slug) ?? []).includes(slug));

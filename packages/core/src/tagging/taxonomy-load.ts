@@ -182,10 +182,10 @@ export function loadTaxonomy(raw: unknown): Taxonomy {
  * A short stable hash of a topic's definition, so a changed definition can be re-tagged alone. Parents are
  * not part of it: tags are stored per topic as the definition gives them, and ancestors are added on read.
  */
-export function topicDefinitionHash(taxonomy: Taxonomy, slug: string): string {
+export function topicDefinitionHash(taxonomy: Taxonomy, slug: string, selectionVersion = ''): string {
   const topic = taxonomy.bySlug.get(slug);
   if (!topic) fail(`Unknown topic "${slug}".`);
-  const text = `${ENGINE_VERSION} ${JSON.stringify(topic.definition)}`;
+  const text = `${ENGINE_VERSION} ${selectionVersion} ${JSON.stringify(topic.definition)}`;
   // FNV-1a, 32 bits: enough to notice a change; not a security boundary.
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
