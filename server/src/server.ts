@@ -83,11 +83,13 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // searches wait for it.
   const search = new SearchThread(config.dbPath, { log, buildAfter: tagsWarm });
   const refreshTags = async (): Promise<void> => {
-    try {
-      await tags.retag();
-    } catch (err) {
-      log(`tags: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const run = tags.retag().then(
+      () => {},
+      (err: unknown) => log(`tags: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    // While the start-up run tags the whole store, a fetched paper would wait for all of it: answer with
+    // the paper now; its tags follow when that run and this one are done.
+    if (tags.state !== 'warming') await run;
   };
   const scheduler = config.harvest
     ? new HarvestScheduler({
