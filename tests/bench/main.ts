@@ -4,13 +4,16 @@
  */
 import { runHardeningBench } from './hardening-bench.ts';
 import { runIngestBench } from './ingest-bench.ts';
+import { runScaleBench } from './scale-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
 import { runTaggingBench } from './tagging-bench.ts';
 import { runWebBench } from './web-bench.ts';
 
-const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+// Each gets the arguments after its name (`pnpm bench scale --copies 10`).
+const BENCHES: Record<string, (args: string[]) => Promise<Record<string, unknown>>> = {
   hardening: runHardeningBench,
   ingest: runIngestBench,
+  scale: runScaleBench,
   sync: runSyncBench,
   tagging: runTaggingBench,
   web: runWebBench,
@@ -22,7 +25,7 @@ if (!bench) {
   console.error(`Usage: pnpm bench <${Object.keys(BENCHES).join('|')}>`);
   process.exit(2);
 }
-const figures = await bench();
+const figures = await bench(process.argv.slice(3));
 console.log(JSON.stringify({ bench: name, ...figures }));
 // Sockets and timers of libraries under test (y-websocket's) may linger; the figures are out, so stop.
 process.exit(0);

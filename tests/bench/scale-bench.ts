@@ -1,0 +1,382 @@
+/**
+ * `pnpm bench scale --copies N` (issue 11): Quire at N times the corpus. Builds the synthetic corpus (see
+ * scale-corpus.ts) as gzipped JSON Lines in a temp folder, imports it into a fresh database through the real
+ * import path and tags it as `quire import` does (timed apart), then starts `quire serve` over it in a child
+ * process and, with no warm-up, times what a first visitor meets: the first `GET /api/topics`, readiness,
+ * 40 searches (cold, then again warm), every topic, related papers of 40 papers; last, `/api/ping` while
+ * `quire import` of one more copy runs beside the server (its import, then its tagging). Everything it made is
+ * deleted when it ends, failed or interrupted.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, statfsSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { SearchResponseDto, TopicSummary } from '@quire/core';
+import { importPaths } from '@quire/server/ingest/import-dumps';
+import { openStore } from '@quire/server/store/open-store';
+import { openTopics } from '@quire/server/topics/open-topics';
+import { startCli } from '../src/harness/run-cli.ts';
+import { requireSharedData } from '../src/paths.ts';
+import { loadCorpus } from '../src/replay/corpus.ts';
+import { syntheticId, writeCopy } from './scale-corpus.ts';
+import { benchQueries, relatedIds, type BenchQuery } from './scale-queries.ts';
+import {
+  PING_EVERY_MS,
+  latency,
+  memoryOf,
+  pingUntil,
+  round,
+  startServe,
+  timedGet,
+  type Latency,
+  type ServeProcess,
+} from './scale-server.ts';
+
+const MiB = 1024 * 1024;
+/**
+ * Disk one copy takes at the bench's peak, its end: its gzipped file (17 MiB) and its share of the database,
+ * tagged (93 MiB). Measured as the sum of the temp folder's files after the last import, divided by the
+ * copies it holds: 117 MiB a copy at N = 1, 112 MiB at N = 10; rounded up for the write-ahead log, whose
+ * size depends on when SQLite can checkpoint it.
+ */
+const BYTES_PER_COPY = 128 * MiB;
+/** Sent the moment the server listens: a first visitor's search, which waits for the index. */
+const FIRST_SEARCH = 'graph neural network';
+
+const ms = (n: number): string => `${n.toFixed(1)} ms`;
+const s = (n: number): string => `${(n / 1000).toFixed(1)} s`;
+const lat = (l: Latency): string => `${ms(l.p50)} p50, ${ms(l.p95)} p95, ${ms(l.max)} max`;
+const say = (line: string): void => console.log(`scale: ${line}`);
+
+const USAGE = 'Usage: pnpm bench scale [--copies N]   (N copies of the corpus, default 1)';
+
+/** Says why the bench will not run, and stops before anything is made: no stack trace for a wrong option. */
+function refuse(message: string): never {
+  console.error(`scale: ${message}`);
+  process.exit(2);
+}
+
+function parseCopies(args: readonly string[]): number {
+  let copies: string | undefined;
+  try {
+    copies = parseArgs({ args: [...args], options: { copies: { type: 'string' } }, strict: true }).values
+      .copies;
+  } catch (err) {
+    refuse(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+  }
+  const n = Number(copies ?? 1);
+  if (!Number.isInteger(n) || n < 1)
+    refuse(`--copies needs a whole number of at least 1, not "${copies}".\n${USAGE}`);
+  return n;
+}
+
+/** Refuses before writing anything when the temp folder's disk cannot hold N + 1 copies. */
+function checkDisk(copies: number): void {
+  const { bavail, bsize } = statfsSync(tmpdir());
+  const free = bavail * bsize;
+  const needed = (copies + 1) * BYTES_PER_COPY;
+  if (needed > free) {
+    refuse(
+      `pnpm bench scale --copies ${copies} needs about ${(needed / 2 ** 30).toFixed(1)} GiB in ${tmpdir()} ` +
+        `(${BYTES_PER_COPY / MiB} MiB a copy, ${copies + 1} copies), but only ${(free / 2 ** 30).toFixed(1)} GiB ` +
+        'is free: free some space, set TMPDIR to a larger disk, or ask for fewer copies.',
+    );
+  }
+  say(
+    `${(free / 2 ** 30).toFixed(1)} GiB free in ${tmpdir()}, about ${(needed / 2 ** 30).toFixed(1)} GiB needed`,
+  );
+}
+
+function filesBytes(...paths: string[]): number {
+  return paths.reduce((sum, p) => sum + (existsSync(p) ? statSync(p).size : 0), 0);
+}
+
+async function searchPass(base: string, queries: readonly BenchQuery[]) {
+  const times: number[] = [];
+  let slowest = { q: '', ms: 0, total: 0 };
+  const totals: number[] = [];
+  for (const { q } of queries) {
+    const res = await timedGet<SearchResponseDto>(`${base}/api/search?q=${encodeURIComponent(q)}`);
+    if (res.status !== 200)
+      throw new Error(`Search "${q}" answered ${res.status}: ${JSON.stringify(res.body)}`);
+    times.push(res.ms);
+    totals.push(res.body.total);
+    if (res.ms > slowest.ms) slowest = { q, ms: round(res.ms), total: res.body.total };
+  }
+  return { latency: latency(times), slowest, noHits: totals.filter((t) => t === 0).length };
+}
+
+async function eachTimed(urls: readonly string[]) {
+  const times: number[] = [];
+  let slowest = { url: '', ms: 0 };
+  for (const url of urls) {
+    const res = await timedGet(url);
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    times.push(res.ms);
+    if (res.ms > slowest.ms) slowest = { url, ms: round(res.ms) };
+  }
+  return { latency: latency(times), slowest };
+}
+
+/**
+ * From listening until /api/ready says 200, a ping and a readiness check every PING_EVERY_MS; also when
+ * tagging stopped warming (the search index is built after it).
+ */
+async function untilReady(base: string): Promise<{ ms: number; tagsMs: number; ping: Latency }> {
+  const t0 = performance.now();
+  let tagsMs: number | null = null;
+  let ready!: () => void;
+  const done = new Promise<void>((r) => (ready = r));
+  const poll = (async () => {
+    for (;;) {
+      const res = await timedGet<{ warming: string[] }>(`${base}/api/ready`);
+      if (tagsMs === null && !res.body.warming.includes('tags')) tagsMs = performance.now() - t0;
+      if (res.status === 200) return ready();
+      await new Promise((r) => setTimeout(r, PING_EVERY_MS));
+    }
+  })();
+  const pings = await pingUntil(base, done);
+  await poll;
+  return { ms: performance.now() - t0, tagsMs: tagsMs ?? 0, ping: latency(pings.get('all') ?? []) };
+}
+
+/** Bytes of every file under `dir`: what the bench holds on disk at that moment. */
+function diskUse(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+export async function runScaleBench(args: readonly string[] = []): Promise<Record<string, unknown>> {
+  const copies = parseCopies(args);
+  requireSharedData();
+  checkDisk(copies);
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-scale-'));
+  const children = new Set<ChildProcess>();
+  // Also on Ctrl-C or a crash: a left-behind server or a 10 GB folder is worse than a lost figure.
+  const cleanUp = (): void => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const onSignal = (): void => {
+    cleanUp();
+    process.exit(130);
+  };
+  process.once('exit', cleanUp);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let server: ServeProcess | undefined;
+  try {
+    return await measure(
+      copies,
+      dir,
+      (child) => children.add(child),
+      (started) => (server = started),
+    );
+  } finally {
+    await server?.stop();
+    cleanUp();
+    process.off('exit', cleanUp);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    say(`deleted ${dir}`);
+  }
+}
+
+async function measure(
+  copies: number,
+  dir: string,
+  track: (child: ChildProcess) => void,
+  serving: (server: ServeProcess) => void,
+): Promise<Record<string, unknown>> {
+  const loadAtStart = loadavg()[0] ?? NaN;
+  const corpus = await loadCorpus();
+  syntheticId(copies * corpus.length - 1); // the last id the one more copy needs: fails now if there is none
+  const corpusDir = join(dir, 'corpus');
+  const extraDir = join(dir, 'one-more');
+  mkdirSync(corpusDir);
+  mkdirSync(extraDir);
+
+  // 1. The synthetic corpus, and the one more copy imported while the server runs.
+  let t0 = performance.now();
+  let papers = 0;
+  for (let copy = 0; copy < copies; copy++) {
+    papers += await writeCopy(
+      corpus,
+      copy,
+      join(corpusDir, `copy-${String(copy).padStart(3, '0')}.jsonl.gz`),
+    );
+  }
+  const extraFile = join(extraDir, `copy-${String(copies).padStart(3, '0')}.jsonl.gz`);
+  await writeCopy(corpus, copies, extraFile);
+  const writeMs = performance.now() - t0;
+  const corpusBytes = filesBytes(
+    ...Array.from({ length: copies }, (_, c) =>
+      join(corpusDir, `copy-${String(c).padStart(3, '0')}.jsonl.gz`),
+    ),
+  );
+  say(
+    `wrote ${copies} + 1 copies (${papers.toLocaleString('en-US')} papers, ${(corpusBytes / MiB).toFixed(0)} MiB gzipped) in ${s(writeMs)}`,
+  );
+
+  // 2. Import and tag, as `quire import` does, timed apart.
+  const dbPath = join(dir, 'quire.db');
+  const store = openStore(dbPath);
+  t0 = performance.now();
+  const report = await importPaths(store, [corpusDir], {
+    onFileDone: (file) =>
+      say(`  imported ${file.path.split('/').pop()}: ${file.inserted} new, ${file.status}`),
+  });
+  const importMs = performance.now() - t0;
+  const inserted = report.totals.inserted;
+  if (inserted !== papers)
+    throw new Error(`The import stored ${inserted} of ${papers} papers; see the lines above.`);
+  say(
+    `import: ${inserted.toLocaleString('en-US')} papers in ${s(importMs)} = ${Math.round((inserted * 1000) / importMs)} papers/s`,
+  );
+  let lastShown = performance.now();
+  t0 = performance.now();
+  const { retagged } = openTopics(store, undefined, {
+    onProgress: (done, total) => {
+      if (performance.now() - lastShown < 10_000) return;
+      lastShown = performance.now();
+      say(`  tagging ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`);
+    },
+  });
+  const tagMs = performance.now() - t0;
+  store.close();
+  say(
+    `tagging: ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / tagMs)} papers/s; import + tag ${s(importMs + tagMs)}`,
+  );
+  const dbBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
+  say(`database: ${(dbBytes / MiB).toFixed(0)} MiB (${(dbBytes / copies / MiB).toFixed(0)} MiB a copy)`);
+
+  // 3. The server, from spawn to listening, then what a first visitor meets; nothing is warmed up first.
+  const server = await startServe(dbPath, track);
+  serving(server);
+  const base = server.url;
+  const atListen = memoryOf(server.pid);
+  const firstPing = await timedGet(`${base}/api/ping`);
+  say(
+    `server listening ${s(server.listenMs)} after spawn (first ping ${ms(firstPing.ms)}), RSS ${atListen.rssMiB} MiB`,
+  );
+  // The first search goes out at once and waits for the index; meanwhile the topics, then readiness.
+  // Its failure is held until it is awaited, so it cannot go unhandled meanwhile.
+  const firstSearch = timedGet<SearchResponseDto>(
+    `${base}/api/search?q=${encodeURIComponent(FIRST_SEARCH)}`,
+  ).then(
+    (res) => ({ res }),
+    (error: unknown) => ({ error }),
+  );
+  const firstTopics = await timedGet<TopicSummary[]>(`${base}/api/topics`);
+  if (firstTopics.status !== 200) throw new Error(`GET /api/topics answered ${firstTopics.status}.`);
+  say(
+    `first GET /api/topics: ${ms(firstTopics.ms)} (${firstTopics.body.length} topics, ${Math.round(firstTopics.bytes / 1024)} KiB)`,
+  );
+  const ready = await untilReady(base);
+  const firstOutcome = await firstSearch;
+  if ('error' in firstOutcome) throw firstOutcome.error;
+  const first = firstOutcome.res;
+  if (first.status !== 200) throw new Error(`The first search answered ${first.status}.`);
+  const atReady = memoryOf(server.pid);
+  say(
+    `ready ${s(ready.ms)} after listening (${s(server.listenMs + ready.ms)} after spawn; tags warm after ${s(ready.tagsMs)}, ` +
+      `then the search index); ping meanwhile ${lat(ready.ping)}; ` +
+      `the first search, sent on listening, took ${s(first.ms)}; RSS ${atReady.rssMiB} MiB`,
+  );
+
+  // 4. Searches, topics and related papers, each asked once (cold), the searches then again (warm).
+  const queries = benchQueries(corpus);
+  const cold = await searchPass(base, queries);
+  say(
+    `search, 40 queries right after ready: ${lat(cold.latency)}; slowest ${cold.slowest.q} (${cold.slowest.total} found); ${cold.noHits} found nothing`,
+  );
+  const warm = await searchPass(base, queries);
+  say(`search, the same again: ${lat(warm.latency)}; slowest ${warm.slowest.q}`);
+  const topics = await eachTimed(firstTopics.body.map((t) => `${base}/api/topics/${t.slug}`));
+  say(
+    `topic API over all ${firstTopics.body.length} topics: ${lat(topics.latency)}; slowest ${topics.slowest.url.split('/').pop()}`,
+  );
+  const related = await eachTimed(relatedIds(corpus, copies).map((id) => `${base}/api/related/${id}`));
+  say(`related papers of 40 papers: ${lat(related.latency)}`);
+  const afterQueries = memoryOf(server.pid);
+  say(`server RSS after the requests ${afterQueries.rssMiB} MiB, peak ${afterQueries.peakRssMiB} MiB`);
+
+  // 5. `/api/ping` while `quire import` of one more copy runs against the same database: its import, then
+  // its tagging (it prints its summary on stdout between the two).
+  t0 = performance.now();
+  const child = startCli(['--db', dbPath, 'import', extraFile]);
+  track(child.child);
+  let taggingAt: number | null = null;
+  const phase = (): string => {
+    if (taggingAt === null && child.stdout.includes('Imported ')) taggingAt = performance.now();
+    return taggingAt === null ? 'import' : 'tagging';
+  };
+  const pings = await pingUntil(base, child.done, phase);
+  const result = await child.done;
+  const childMs = performance.now() - t0;
+  if (result.code !== 0)
+    throw new Error(
+      `quire import of one more copy failed (${result.code}):\n${result.stdout}${result.stderr}`,
+    );
+  const pingImport = latency(pings.get('import') ?? []);
+  const pingTagging = latency(pings.get('tagging') ?? []);
+  const afterImport = memoryOf(server.pid);
+  say(
+    `quire import of one more copy beside the server: ${s(childMs)} (tagging from ${s((taggingAt ?? t0) - t0)})`,
+  );
+  say(`  ping while it imports: ${lat(pingImport)}, p99 ${ms(pingImport.p99)} (${pingImport.count} pings)`);
+  say(
+    `  ping while it tags:    ${lat(pingTagging)}, p99 ${ms(pingTagging.p99)} (${pingTagging.count} pings)`,
+  );
+  say(`server RSS after it ${afterImport.rssMiB} MiB, peak ${afterImport.peakRssMiB} MiB`);
+  const dbAfterBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
+  const diskBytes = diskUse(dir);
+  say(
+    `database after it ${(dbAfterBytes / MiB).toFixed(0)} MiB; the bench holds ${(diskBytes / MiB).toFixed(0)} MiB ` +
+      `on disk (${(diskBytes / (copies + 1) / MiB).toFixed(0)} MiB a copy); load average ${loadavg()[0]?.toFixed(1)}`,
+  );
+
+  return {
+    copies,
+    papers,
+    corpusGzMiB: round(corpusBytes / MiB),
+    writeCorpusMs: Math.round(writeMs),
+    importMs: Math.round(importMs),
+    importPapersPerSec: Math.round((inserted * 1000) / importMs),
+    tagMs: Math.round(tagMs),
+    tagPapersPerSec: Math.round((retagged.stalePapers * 1000) / tagMs),
+    importAndTagMs: Math.round(importMs + tagMs),
+    dbMiB: round(dbBytes / MiB),
+    dbAfterOneMoreMiB: round(dbAfterBytes / MiB),
+    diskMiB: round(diskBytes / MiB),
+    server: {
+      listenMs: Math.round(server.listenMs),
+      firstPingMs: round(firstPing.ms),
+      readyAfterListenMs: Math.round(ready.ms),
+      tagsWarmAfterListenMs: Math.round(ready.tagsMs),
+      pingUntilReady: ready.ping,
+      firstSearchMs: Math.round(first.ms),
+      rssMiB: {
+        atListen: atListen.rssMiB,
+        atReady: atReady.rssMiB,
+        afterRequests: afterQueries.rssMiB,
+        afterImport: afterImport.rssMiB,
+        peak: afterImport.peakRssMiB,
+      },
+    },
+    firstTopics: {
+      ms: round(firstTopics.ms),
+      kib: Math.round(firstTopics.bytes / 1024),
+      topics: firstTopics.body.length,
+    },
+    search: { cold: cold.latency, warm: warm.latency, slowestCold: cold.slowest, noHits: cold.noHits },
+    topic: { ...topics.latency, slowest: topics.slowest.url.split('/').pop() },
+    related: related.latency,
+    pingDuringImport: { importing: pingImport, tagging: pingTagging, childMs: Math.round(childMs) },
+    // Other work on this 2-core machine skews every figure; this says how much there was.
+    loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0] ?? NaN) },
+  };
+}
