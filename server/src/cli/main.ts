@@ -25,7 +25,8 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
 const USAGE = `Usage: pnpm quire <command> [options]   (--db PATH or QUIRE_DB selects the database; default ${DEFAULT_CONFIG.dbPath})
 
 Commands:
-  import <path…>            import dumps, files or folders (listing JSON Lines, Kaggle snapshot, OAI-PMH XML; plain, .gz or .br)
+  import <path…> [--no-tag] import dumps, files or folders (listing JSON Lines, Kaggle snapshot, OAI-PMH XML; plain, .gz or .br);
+                            a killed import resumes where it stopped; --no-tag leaves tagging to quire tag or the server
   harvest [--oai URL | --rss URL] [--set cs] [--categories cs.AI,cs.LG] [--from DATE] [--until DATE]
           [--prefix arXivRaw|arXiv|oai_dc] [--delay SECONDS] [--retries N]
                             harvest arXiv (default: RSS listings, then OAI-PMH, 3 seconds between requests)

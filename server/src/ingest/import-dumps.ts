@@ -4,17 +4,24 @@ import { parseDumpLine } from '../sources/dump-lines.ts';
 import { parseOaiResponse } from '../sources/oai-pmh.ts';
 import type { IngestErrorNote } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
-import { expandPaths, type DumpCandidate } from './dump-files.ts';
+import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
 import { emptyFileReport, noteError, totalsOf, type FileReport, type ImportReport } from './import-report.ts';
+import {
+  checkpointKey,
+  identify,
+  resumePoint,
+  type FileIdentity,
+  type ImportCheckpoint,
+} from './import-checkpoint.ts';
 import { ProgressTicker, type ImportProgress } from './import-progress.ts';
 import {
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_MAX_XML_BYTES,
   openDump,
   readAll,
-  splitLines,
   type OpenedDump,
 } from './read-dump.ts';
+import { splitLines, type LinePosition } from './split-lines.ts';
 
 export type { FileReport, ImportReport, ImportTotals, LineError } from './import-report.ts';
 export type { ImportProgress } from './import-progress.ts';
@@ -24,6 +31,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Called as each file ends, failed or not. */
   onFileDone?: (file: FileReport) => void;
+  /** Called when a file continues after the lines an earlier, interrupted import of it stored. */
+  onResume?: (path: string, afterLine: number) => void;
   /** Dump lines per store transaction. */
   batchSize?: number;
   /** Longest JSON Lines line, in bytes; a longer one is skipped and reported. */
@@ -45,6 +54,14 @@ interface ImportContext {
   maxXmlBytes: number;
   now: () => Date;
   progress: ProgressTicker;
+  onResume: ((path: string, afterLine: number) => void) | undefined;
+}
+
+/** A JSON Lines file's checkpoint: under which key, for which file, and where this run began. */
+interface Resumable {
+  key: string;
+  identity: FileIdentity;
+  from: LinePosition | undefined;
 }
 
 /**
@@ -79,6 +96,7 @@ export async function importPaths(
     maxXmlBytes,
     now,
     progress: new ProgressTicker(opts.onProgress, now, candidates.length, bytesTotal),
+    onResume: opts.onResume,
   };
   const files: FileReport[] = [];
   for (const candidate of candidates) {
@@ -97,9 +115,19 @@ async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise
   ctx.progress.startFile(candidate.path, candidate.bytes);
   try {
     if (candidate.error) throw candidate.error;
-    const dump = await openDump(candidate.path, (n) => ctx.progress.addBytes(n));
+    const resumable = await checkpointOf(ctx, candidate.path);
+    const from = resumable.from;
+    const dump = await openDump(
+      candidate.path,
+      (n, passedOver) => ctx.progress.addBytes(n, passedOver),
+      from?.offset,
+    );
     report.format = dump.format;
-    if (dump.kind === 'jsonl') await importLines(ctx, dump, report);
+    if (from) {
+      report.resumedAfterLine = from.line;
+      ctx.onResume?.(candidate.path, from.line);
+    }
+    if (dump.kind === 'jsonl') await importLines(ctx, dump, report, resumable);
     else if (dump.kind === 'oai-xml') await importPage(ctx, dump, report);
   } catch (err) {
     report.status = 'failed';
@@ -123,17 +151,45 @@ async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise
   return report;
 }
 
-async function importLines(ctx: ImportContext, dump: OpenedDump, report: FileReport): Promise<void> {
+/** The file's identity and, when an earlier import of this very file stopped part way, where to go on. */
+async function checkpointOf(ctx: ImportContext, path: string): Promise<Resumable> {
+  const key = checkpointKey(path);
+  let identity: FileIdentity;
+  try {
+    identity = await identify(path);
+  } catch (err) {
+    throw unreadable(path, err);
+  }
+  return { key, identity, from: resumePoint(ctx.store.state.getCheckpoint<ImportCheckpoint>(key), identity) };
+}
+
+/**
+ * Each batch commits with the checkpoint that says how far the file is stored, and the last one clears it,
+ * so a run killed at any moment leaves a checkpoint that is exactly true.
+ */
+async function importLines(
+  ctx: ImportContext,
+  dump: OpenedDump,
+  report: FileReport,
+  resumable: Resumable,
+): Promise<void> {
+  const { key, identity } = resumable;
+  let position: LinePosition = resumable.from ?? { line: 0, offset: 0 };
+  report.lines = position.line;
   let batch: PaperEntity[] = [];
-  const flush = (): void => {
-    if (batch.length === 0) return;
-    store(ctx, batch, report);
+  const flush = (done: boolean): void => {
+    const papers = batch;
     batch = [];
+    const checkpoint: ImportCheckpoint = { path: report.path, ...identity, ...position };
+    store(ctx, papers, report, () => {
+      if (done) ctx.store.state.clearCheckpoint(key);
+      else ctx.store.state.setCheckpoint(key, checkpoint);
+    });
   };
-  for await (const run of splitLines(dump.bytes, ctx.maxLineBytes)) {
-    let lineNumber = run.first;
-    for (const line of run.lines) {
-      const current = lineNumber++;
+  for await (const run of splitLines(dump.bytes, ctx.maxLineBytes, position)) {
+    for (const [i, line] of run.lines.entries()) {
+      const current = run.first + i;
+      position = { line: current, offset: run.ends[i] ?? position.offset };
       if (typeof line !== 'string') {
         report.skipped++;
         noteError(report, current, line.skipped);
@@ -147,11 +203,11 @@ async function importLines(ctx: ImportContext, dump: OpenedDump, report: FileRep
         noteError(report, current, errorMessage(err));
         continue;
       }
-      if (batch.length >= ctx.batchSize) flush();
+      if (batch.length >= ctx.batchSize) flush(false);
     }
-    report.lines = lineNumber - 1;
+    report.lines = position.line;
   }
-  flush();
+  flush(true);
 }
 
 /** An OAI-PMH page is one unit: parsed and normalised whole before anything of it is stored. */
@@ -182,8 +238,18 @@ async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileRepo
   store(ctx, papers, report);
 }
 
-function store(ctx: ImportContext, papers: readonly PaperEntity[], report: FileReport): void {
-  const counts = ctx.store.papers.upsertBatch(papers, AS_LISTING);
+/** Stores `papers` and whatever `alongside` writes in one transaction; progress is told once it committed. */
+function store(
+  ctx: ImportContext,
+  papers: readonly PaperEntity[],
+  report: FileReport,
+  alongside?: () => void,
+): void {
+  const counts = ctx.store.transaction(() => {
+    const stored = ctx.store.papers.upsertBatch(papers, AS_LISTING);
+    alongside?.();
+    return stored;
+  });
   report.inserted += counts.inserted;
   report.updated += counts.updated;
   report.unchanged += counts.unchanged;

@@ -9,6 +9,13 @@ export interface ImportProgress {
   /** Across all files. */
   bytesRead: number;
   bytesTotal: number;
+  /**
+   * Of `bytesRead`, those read only to reach where a resumed file continues: they cost little time, so the
+   * ETA leaves them out of the rate.
+   */
+  bytesPassedOver: number;
+  /** Time spent passing over those bytes (decompressing up to where a compressed file resumes). */
+  passedOverMs: number;
   /** Papers handed to the store so far, across all files. */
   papers: number;
 }
@@ -22,6 +29,7 @@ export class ProgressTicker {
   readonly #now: () => Date;
   readonly #state: ImportProgress;
   #lastEmit = Number.NEGATIVE_INFINITY;
+  #lastBytesAt = 0;
 
   constructor(
     onProgress: ((progress: ImportProgress) => void) | undefined,
@@ -39,6 +47,8 @@ export class ProgressTicker {
       fileBytesTotal: 0,
       bytesRead: 0,
       bytesTotal,
+      bytesPassedOver: 0,
+      passedOverMs: 0,
       papers: 0,
     };
   }
@@ -49,11 +59,19 @@ export class ProgressTicker {
     state.fileIndex++;
     state.fileBytesRead = 0;
     state.fileBytesTotal = fileBytesTotal;
+    this.#lastBytesAt = this.#now().getTime();
   }
 
-  addBytes(n: number): void {
-    this.#state.fileBytesRead += n;
-    this.#state.bytesRead += n;
+  addBytes(n: number, passedOver = false): void {
+    const state = this.#state;
+    state.fileBytesRead += n;
+    state.bytesRead += n;
+    const at = this.#now().getTime();
+    if (passedOver) {
+      state.bytesPassedOver += n;
+      state.passedOverMs += Math.max(0, at - this.#lastBytesAt);
+    }
+    this.#lastBytesAt = at;
     this.#maybeEmit();
   }
 

@@ -13,8 +13,10 @@ export interface FileReport {
   format: string | null;
   /** Compressed size on disk. */
   bytes: number;
-  /** Lines read (JSON Lines) or records on the page (OAI-PMH). */
+  /** Lines read (JSON Lines) or records on the page (OAI-PMH); a resumed file counts its lines from the top. */
   lines: number;
+  /** Lines an earlier import of this file had stored before it stopped, passed over this time; 0 if none. */
+  resumedAfterLine: number;
   inserted: number;
   updated: number;
   unchanged: number;
@@ -55,6 +57,7 @@ export function emptyFileReport(path: string, bytes: number): FileReport {
     format: null,
     bytes,
     lines: 0,
+    resumedAfterLine: 0,
     inserted: 0,
     updated: 0,
     unchanged: 0,

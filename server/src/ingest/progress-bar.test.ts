@@ -26,6 +26,8 @@ const halfway: ImportProgress = {
   fileBytesTotal: 1000,
   bytesRead: 2500,
   bytesTotal: 10_000,
+  bytesPassedOver: 0,
+  passedOverMs: 0,
   papers: 6000,
 };
 
@@ -44,6 +46,19 @@ describe('renderProgress', () => {
   it('shows the share of bytes, papers per second and the time left', () => {
     const line = renderProgress(halfway, 2000, 8);
     expect(line).toBe('██░░░░░░  25%  6,000 papers  3,000 papers/s  ETA 6.0s  2026-03-16.jsonl.br (1/9)');
+  });
+
+  it('leaves bytes passed over to resume a file out of the rate', () => {
+    // 2,000 of the 2,500 bytes read were passed over in 1 s of the 3: 500 bytes in 2 s leaves 7,500 for 30 s.
+    const resumed = { ...halfway, bytesPassedOver: 2000, passedOverMs: 1000 };
+    expect(renderProgress(resumed, 3000, 8)).toContain(' 25%  6,000 papers  3,000 papers/s  ETA 30s ');
+    expect(renderProgress({ ...resumed, bytesPassedOver: 2500 }, 3000, 8)).toContain('ETA ?');
+  });
+
+  it('shows hours for a snapshot-sized file', () => {
+    const gib = 1024 ** 3;
+    const snapshot = { ...halfway, bytesRead: 0.05 * gib, bytesTotal: 4 * gib, fileCount: 1 };
+    expect(renderProgress(snapshot, 120_000, 8)).toContain('ETA 2h 38m');
   });
 
   it('does not guess an ETA before any byte is read', () => {
@@ -71,6 +86,8 @@ describe('createProgressBar', () => {
     const out = output(false);
     const bar = createProgressBar(out.stream);
     bar.update(halfway);
+    bar.note('a.jsonl.gz: resuming after line 41,000');
+    bar.fileDone({ ...done, resumedAfterLine: 41_000 });
     bar.fileDone(done);
     bar.fileDone({
       ...emptyFileReport('/data/notes.txt', 10),
@@ -79,6 +96,8 @@ describe('createProgressBar', () => {
     });
     bar.finish();
     expect(out.text().split('\n')).toEqual([
+      'a.jsonl.gz: resuming after line 41,000',
+      '2026-03-16.jsonl.br: resumed after line 41,000: 3,153 papers (3,150 new, 2 updated, 1 unchanged), 2 malformed lines skipped in 0.4s',
       '2026-03-16.jsonl.br: 3,153 papers (3,150 new, 2 updated, 1 unchanged), 2 malformed lines skipped in 0.4s',
       'notes.txt: failed: /data/notes.txt is in an unknown format.',
       '',

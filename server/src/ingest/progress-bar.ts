@@ -11,6 +11,8 @@ export interface ProgressBarOptions {
 export interface ProgressBar {
   update(progress: ImportProgress): void;
   fileDone(file: FileReport): void;
+  /** A line of its own above the bar (or in the log), e.g. that a file resumes where it stopped. */
+  note(line: string): void;
   /** Leaves the terminal on a fresh line. */
   finish(): void;
 }
@@ -41,20 +43,27 @@ export function createProgressBar(out: Output, options: ProgressBarOptions = {})
     shown = true;
   };
 
+  const writeAbove = (line: string): void => {
+    if (live) {
+      // The line goes above the bar, which is then redrawn beneath it.
+      if (shown) out.write(CLEAR_LINE);
+      out.write(line + '\n');
+      draw();
+    } else {
+      out.write(line + '\n');
+    }
+  };
+
   return {
     update(progress) {
       last = progress;
       if (live) draw();
     },
     fileDone(file) {
-      if (live) {
-        // The finished file's line goes above the bar, which is then redrawn beneath it.
-        if (shown) out.write(CLEAR_LINE);
-        out.write(describeFile(file) + '\n');
-        draw();
-      } else {
-        out.write(describeFile(file) + '\n');
-      }
+      writeAbove(describeFile(file));
+    },
+    note(line) {
+      writeAbove(line);
     },
     finish() {
       if (live && shown) out.write(CLEAR_LINE);
@@ -68,12 +77,16 @@ export function renderProgress(progress: ImportProgress, elapsedMs: number, barW
   const filled = Math.round(fraction * barWidth);
   const bar = FILLED.repeat(filled) + EMPTY.repeat(barWidth - filled);
   const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
-  const rate = elapsedMs > 0 ? (progress.papers * 1000) / elapsedMs : 0;
+  // The rate is of the bytes this run imported, over the time that took: passing over what an earlier run
+  // stored (to resume a file) is quicker, so it would make the rest look quicker than it will be.
+  const worked = progress.bytesRead - progress.bytesPassedOver;
+  const workedMs = elapsedMs - progress.passedOverMs;
+  const rate = workedMs > 0 ? (progress.papers * 1000) / workedMs : 0;
   const eta =
-    fraction > 0 && fraction < 1
-      ? formatDuration((elapsedMs * (1 - fraction)) / fraction)
-      : fraction >= 1
-        ? '0s'
+    fraction >= 1
+      ? '0s'
+      : worked > 0 && workedMs > 0
+        ? formatDuration(((progress.bytesTotal - progress.bytesRead) * workedMs) / worked)
         : '?';
   const file = `${basename(progress.file)} (${progress.fileIndex + 1}/${progress.fileCount})`;
   return `${bar} ${percent}  ${formatCount(progress.papers)} papers  ${formatCount(rate)} papers/s  ETA ${eta}  ${file}`;
@@ -90,8 +103,10 @@ export function describeFile(file: FileReport): string {
     file.skipped > 0
       ? `, ${formatCount(file.skipped)} malformed line${file.skipped === 1 ? '' : 's'} skipped`
       : '';
+  const resumed =
+    file.resumedAfterLine > 0 ? ` resumed after line ${formatCount(file.resumedAfterLine)}:` : '';
   return (
-    `${name}: ${formatCount(papersOf(file))} ${papersOf(file) === 1 ? 'paper' : 'papers'} (${formatCount(file.inserted)} new, ` +
+    `${name}:${resumed} ${formatCount(papersOf(file))} ${papersOf(file) === 1 ? 'paper' : 'papers'} (${formatCount(file.inserted)} new, ` +
     `${formatCount(file.updated)} updated, ${formatCount(file.unchanged)} unchanged)${skipped} ` +
     `in ${formatDuration(file.durationMs)}`
   );

@@ -61,6 +61,22 @@ describe('parseDumpLine', () => {
     ]);
   });
 
+  it('estimates the listing day from update_date only when the versions give no v1 date', () => {
+    const record = JSON.parse(kaggleLine) as Record<string, unknown>;
+    expect(parseDumpLine(kaggleLine)).not.toHaveProperty('listingDate');
+    // Saturday 2008-12-13: a submission that day is listed on Tuesday the 16th.
+    for (const versions of [undefined, [], [{ version: 'v1', created: 'not a date' }]]) {
+      const paper = parseDumpLine(JSON.stringify({ ...record, versions }));
+      expect(paper).toMatchObject({
+        submittedV1: null,
+        listingDate: '2008-12-16',
+        listingDateEstimated: true,
+      });
+    }
+    const neither = parseDumpLine(JSON.stringify({ ...record, versions: [], update_date: '13/12/2008' }));
+    expect(neither).not.toHaveProperty('listingDate');
+  });
+
   it('reads the first listing-corpus line by eye', () => {
     const [file] = filesUnder(listingsDir, '.jsonl.br');
     const first = brotliDecompressSync(readFileSync(join(listingsDir, file as string)))

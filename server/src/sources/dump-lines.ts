@@ -5,13 +5,22 @@
  *   abstract, source`, where `date` is the real listing day;
  * - the Kaggle arxiv-metadata-oai-snapshot: `id, authors` (one string), `authors_parsed, categories`
  *   (space separated), `versions[{version, created}], update_date, comments, journal-ref, doi, license…`.
- *   It has no listing day, so none is set and core estimates one from the v1 date.
+ *   It has no listing day, so none is set and core estimates one from the v1 date; a record whose versions
+ *   give no v1 date gets its listing day estimated from `update_date` (the day of its last change, so no
+ *   earlier than the real listing), marked estimated like the other.
  *
  * The shape is recognised by the types of `authors` and `categories`, which differ between the two.
  * Titles are collapsed to one line (the snapshot keeps arXiv's hard line wraps) and abstracts trimmed;
  * everything else is passed on as found for core's normaliser.
  */
-import { collapseWhitespace, isYmd, joinName, splitAuthorLine, type RawPaper } from '@quire/core';
+import {
+  collapseWhitespace,
+  estimateListingDate,
+  isYmd,
+  joinName,
+  splitAuthorLine,
+  type RawPaper,
+} from '@quire/core';
 import { QuireError } from '../errors.ts';
 import { versionEntry, type WireVersion } from './version-entries.ts';
 
@@ -67,6 +76,7 @@ function fromKaggle(r: Json): RawPaper {
       versions.push(versionEntry(str(entry.version), index, str(entry.created), null));
     }
   }
+  const submittedV1 = versions.find((v) => v.version === 1)?.submitted ?? null;
   return {
     id: r.id as string,
     title: collapseWhitespace(str(r.title) ?? ''),
@@ -74,12 +84,20 @@ function fromKaggle(r: Json): RawPaper {
     authors: kaggleAuthors(r),
     categories: r.categories as string,
     versions,
-    submittedV1: versions.find((v) => v.version === 1)?.submitted ?? null,
+    submittedV1,
+    ...(submittedV1 === null ? listingFromUpdateDate(r.update_date) : {}),
     comment: str(r.comments),
     journalRef: str(r['journal-ref']),
     doi: str(r.doi),
     license: str(r.license),
   };
+}
+
+/** The listing day arXiv's schedule gives a paper submitted on `update_date`, when that is a day. */
+function listingFromUpdateDate(value: unknown): Pick<RawPaper, 'listingDate' | 'listingDateEstimated'> {
+  const day = str(value)?.trim();
+  if (day === undefined || !isYmd(day)) return {};
+  return { listingDate: estimateListingDate(day), listingDateEstimated: true };
 }
 
 /**
