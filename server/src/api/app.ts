@@ -8,8 +8,9 @@ import {
   type PaperView,
   type StatusDto,
 } from '@quire/core';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-service.ts';
@@ -51,6 +52,24 @@ export interface AppOptions {
 /** The default limit on an API request body. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
+/** JSON answers from this size up are compressed for a client that accepts gzip or deflate. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * Gives a JSON answer its Content-Length, so that compress() can leave the small ones alone: c.json sets
+ * none, and compress() compresses every body of unknown length.
+ */
+function jsonLength(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const type = c.res.headers.get('Content-Type') ?? '';
+    if (!c.res.body || c.res.headers.has('Content-Length') || !type.startsWith('application/json')) return;
+    const bytes = await c.res.arrayBuffer();
+    c.res = new Response(bytes, c.res);
+    c.res.headers.set('Content-Length', String(bytes.byteLength));
+  };
+}
+
 /** Ids one GET /api/papers may ask for: a page of papers or two, with room to spare. */
 const MAX_BATCH_PAPERS = 100;
 
@@ -59,6 +78,10 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
 
   app.use('*', securityHeaders());
+
+  // GET /api/topics is hundreds of KB of JSON. Only /api/*: the web app's files and the sync socket's
+  // upgrade go their own way.
+  app.use('/api/*', compress({ threshold: COMPRESS_FROM_BYTES }), jsonLength());
 
   // Every API body is small JSON (a group's name, an invite's role): a larger one is refused before it is
   // read whole, so a 200 MB upload cannot make the server hold it in memory.

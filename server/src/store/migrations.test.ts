@@ -132,4 +132,68 @@ describe('migrate', () => {
       db.close();
     }
   });
+
+  it('topic-counts counts the stored papers per listing day, and each topic once per paper over its closure', () => {
+    const db = new BetterSqlite3(join(dir, 'counts.db'));
+    try {
+      migrate(
+        db,
+        MIGRATIONS.slice(
+          0,
+          MIGRATIONS.findIndex((m) => m.name === 'topic-counts'),
+        ),
+      );
+      const paper =
+        db.prepare(`INSERT INTO papers (id, title, abstract, authors, categories, primary_category,
+        versions, listing_date, links, code_links, updated_at)
+        VALUES (?, 't', 'a', '[]', '["cs.LG"]', 'cs.LG', '[]', ?, '{}', '[]', '2026-05-01T00:00:00Z')`);
+      const tag = db.prepare(
+        `INSERT INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, 1, '[]')`,
+      );
+      paper.run('a', '2026-05-04');
+      paper.run('b', '2026-05-04');
+      paper.run('c', '2026-05-05');
+      paper.run('replaced-only', null);
+      tag.run('rl', 'a');
+      tag.run('offline-rl', 'a');
+      tag.run('offline-rl', 'b');
+      tag.run('offline-rl', 'replaced-only');
+      migrate(db);
+      const all = (sql: string) =>
+        db
+          .prepare(sql)
+          .raw()
+          .all()
+          .map((r) => (r as unknown[]).join(' '));
+      expect(all('SELECT listing_date, n FROM day_counts ORDER BY 1')).toEqual([
+        '2026-05-04 2',
+        '2026-05-05 1',
+      ]);
+      // Topic counts wait for a hierarchy (the re-tag records the taxonomy's).
+      expect(all('SELECT * FROM topic_day_counts')).toEqual([]);
+      const closure = db.prepare('INSERT INTO topic_closure (topic, broader) VALUES (?, ?)');
+      for (const [topic, broader] of [
+        ['rl', 'rl'],
+        ['offline-rl', 'offline-rl'],
+        ['offline-rl', 'rl'],
+      ])
+        closure.run(topic, broader);
+      const counts = () => all('SELECT topic, listing_date, n FROM topic_day_counts ORDER BY 1, 2');
+      // Paper a has both tags and counts once in rl; the unlisted paper counts nowhere.
+      expect(counts()).toEqual(['offline-rl 2026-05-04 2', 'rl 2026-05-04 2']);
+      db.prepare(`UPDATE papers SET listing_date = '2026-05-05' WHERE id = 'b'`).run();
+      db.prepare(`UPDATE papers SET listing_date = '2026-05-05' WHERE id = 'replaced-only'`).run();
+      db.prepare(`DELETE FROM paper_tags WHERE topic = 'offline-rl' AND paper_id = 'a'`).run();
+      expect(counts()).toEqual(['offline-rl 2026-05-05 2', 'rl 2026-05-04 1', 'rl 2026-05-05 2']);
+      expect(all('SELECT listing_date, n FROM day_counts ORDER BY 1')).toEqual([
+        '2026-05-04 1',
+        '2026-05-05 3',
+      ]);
+      // offline-rl no longer under rl.
+      db.prepare(`DELETE FROM topic_closure WHERE topic = 'offline-rl' AND broader = 'rl'`).run();
+      expect(counts()).toEqual(['offline-rl 2026-05-05 2', 'rl 2026-05-04 1']);
+    } finally {
+      db.close();
+    }
+  });
 });

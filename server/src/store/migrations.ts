@@ -150,12 +150,142 @@ CREATE INDEX ingest_log_kind_finished ON ingest_log (kind, finished_at);
 CREATE INDEX ingest_log_running ON ingest_log (id) WHERE status = 'running';
 `;
 
+// Momentum from counts, not scans. A topic's papers are its own tags plus every narrower topic's, each paper
+// once: topic_closure holds the hierarchy the tags are counted with (each topic with itself and every
+// broader topic, written by the re-tag from the taxonomy, which the store does not otherwise hold),
+// paper_topics the closure of each paper's tags (one row per topic and paper, with the paper's listing
+// date for "latest papers of a topic"), topic_day_counts and day_counts the listed papers per topic per
+// listing day and over all papers. Triggers keep the derived tables exact in the transaction of every write
+// that can change them: tags written or removed, the hierarchy changed, a listing date set, corrected or
+// cleared. A paper without a listing date (known only from a replacement) never counts. Trigger inserts are
+// upserts, not OR IGNORE: an outer INSERT OR REPLACE would turn an inner OR IGNORE into a replace that skips
+// the delete triggers. Only day_counts can be built here: the topic counts fill in when the first re-tag
+// records the taxonomy's hierarchy.
+const TOPIC_COUNTS = `
+CREATE TABLE topic_closure (
+  topic   TEXT NOT NULL,  -- a topic tags can name
+  broader TEXT NOT NULL,  -- that topic itself or one of its ancestors
+  PRIMARY KEY (topic, broader)
+) WITHOUT ROWID;
+
+CREATE TABLE paper_topics (
+  paper_id     TEXT NOT NULL,
+  topic        TEXT NOT NULL,
+  listing_date TEXT,  -- papers.listing_date, copied so a topic's latest papers are one index range
+  PRIMARY KEY (paper_id, topic)
+) WITHOUT ROWID;
+CREATE INDEX paper_topics_latest ON paper_topics (topic, listing_date, paper_id);
+
+CREATE TABLE topic_day_counts (
+  topic        TEXT NOT NULL,
+  listing_date TEXT NOT NULL,
+  n            INTEGER NOT NULL,
+  PRIMARY KEY (topic, listing_date)
+) WITHOUT ROWID;
+
+CREATE TABLE day_counts (
+  listing_date TEXT PRIMARY KEY NOT NULL,
+  n            INTEGER NOT NULL
+) WITHOUT ROWID;
+
+INSERT INTO day_counts (listing_date, n)
+SELECT listing_date, COUNT(*) FROM papers WHERE listing_date IS NOT NULL GROUP BY listing_date;
+
+-- All papers per listing day.
+CREATE TRIGGER papers_count_insert AFTER INSERT ON papers WHEN NEW.listing_date IS NOT NULL BEGIN
+  INSERT INTO day_counts (listing_date, n) VALUES (NEW.listing_date, 1)
+  ON CONFLICT (listing_date) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER papers_count_redate AFTER UPDATE OF listing_date ON papers
+WHEN OLD.listing_date IS NOT NEW.listing_date BEGIN
+  UPDATE day_counts SET n = n - 1 WHERE listing_date = OLD.listing_date;
+  DELETE FROM day_counts WHERE listing_date = OLD.listing_date AND n = 0;
+  INSERT INTO day_counts (listing_date, n) SELECT NEW.listing_date, 1 WHERE NEW.listing_date IS NOT NULL
+  ON CONFLICT (listing_date) DO UPDATE SET n = n + 1;
+  UPDATE paper_topics SET listing_date = NEW.listing_date WHERE paper_id = NEW.id;
+END;
+
+CREATE TRIGGER papers_count_delete AFTER DELETE ON papers BEGIN
+  UPDATE day_counts SET n = n - 1 WHERE listing_date = OLD.listing_date;
+  DELETE FROM day_counts WHERE listing_date = OLD.listing_date AND n = 0;
+  DELETE FROM paper_topics WHERE paper_id = OLD.id;
+END;
+
+-- The closure of each paper's tags. A row goes when no tag of the paper implies its topic any more.
+CREATE TRIGGER paper_tags_closure_insert AFTER INSERT ON paper_tags BEGIN
+  INSERT INTO paper_topics (topic, paper_id, listing_date)
+  SELECT c.broader, NEW.paper_id, (SELECT listing_date FROM papers WHERE id = NEW.paper_id)
+  FROM topic_closure c WHERE c.topic = NEW.topic
+  ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER paper_tags_closure_delete AFTER DELETE ON paper_tags BEGIN
+  DELETE FROM paper_topics
+  WHERE paper_id = OLD.paper_id
+    AND topic IN (SELECT broader FROM topic_closure WHERE topic = OLD.topic)
+    AND NOT EXISTS (
+      SELECT 1 FROM paper_tags t JOIN topic_closure c ON c.topic = t.topic
+      WHERE t.paper_id = OLD.paper_id AND c.broader = paper_topics.topic);
+END;
+
+CREATE TRIGGER paper_tags_closure_update AFTER UPDATE OF topic, paper_id ON paper_tags BEGIN
+  DELETE FROM paper_topics
+  WHERE paper_id = OLD.paper_id
+    AND topic IN (SELECT broader FROM topic_closure WHERE topic = OLD.topic)
+    AND NOT EXISTS (
+      SELECT 1 FROM paper_tags t JOIN topic_closure c ON c.topic = t.topic
+      WHERE t.paper_id = OLD.paper_id AND c.broader = paper_topics.topic);
+  INSERT INTO paper_topics (topic, paper_id, listing_date)
+  SELECT c.broader, NEW.paper_id, (SELECT listing_date FROM papers WHERE id = NEW.paper_id)
+  FROM topic_closure c WHERE c.topic = NEW.topic
+  ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER topic_closure_insert AFTER INSERT ON topic_closure BEGIN
+  INSERT INTO paper_topics (topic, paper_id, listing_date)
+  SELECT NEW.broader, t.paper_id, p.listing_date
+  FROM paper_tags t JOIN papers p ON p.id = t.paper_id WHERE t.topic = NEW.topic
+  ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER topic_closure_delete AFTER DELETE ON topic_closure BEGIN
+  DELETE FROM paper_topics
+  WHERE topic = OLD.broader
+    AND paper_id IN (SELECT paper_id FROM paper_tags WHERE topic = OLD.topic)
+    AND NOT EXISTS (
+      SELECT 1 FROM paper_tags t JOIN topic_closure c ON c.topic = t.topic
+      WHERE t.paper_id = paper_topics.paper_id AND c.broader = paper_topics.topic);
+END;
+
+-- Listed papers per topic per listing day, from the closure rows.
+CREATE TRIGGER paper_topics_count_insert AFTER INSERT ON paper_topics WHEN NEW.listing_date IS NOT NULL BEGIN
+  INSERT INTO topic_day_counts (topic, listing_date, n) VALUES (NEW.topic, NEW.listing_date, 1)
+  ON CONFLICT (topic, listing_date) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER paper_topics_count_delete AFTER DELETE ON paper_topics WHEN OLD.listing_date IS NOT NULL BEGIN
+  UPDATE topic_day_counts SET n = n - 1 WHERE topic = OLD.topic AND listing_date = OLD.listing_date;
+  DELETE FROM topic_day_counts WHERE topic = OLD.topic AND listing_date = OLD.listing_date AND n = 0;
+END;
+
+CREATE TRIGGER paper_topics_count_update AFTER UPDATE OF topic, listing_date ON paper_topics
+WHEN OLD.topic IS NOT NEW.topic OR OLD.listing_date IS NOT NEW.listing_date BEGIN
+  UPDATE topic_day_counts SET n = n - 1 WHERE topic = OLD.topic AND listing_date = OLD.listing_date;
+  DELETE FROM topic_day_counts WHERE topic = OLD.topic AND listing_date = OLD.listing_date AND n = 0;
+  INSERT INTO topic_day_counts (topic, listing_date, n)
+  SELECT NEW.topic, NEW.listing_date, 1 WHERE NEW.listing_date IS NOT NULL
+  ON CONFLICT (topic, listing_date) DO UPDATE SET n = n + 1;
+END;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'create-papers', sql: CREATE_PAPERS },
   { name: 'create-harvest-state', sql: CREATE_HARVEST_STATE },
   { name: 'create-tags', sql: CREATE_TAGS },
   { name: 'create-group-sync', sql: CREATE_GROUP_SYNC },
   { name: 'ingest-log-running', sql: INGEST_LOG_RUNNING },
+  { name: 'topic-counts', sql: TOPIC_COUNTS },
 ];
 
 export interface MigrationResult {

@@ -60,7 +60,10 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
     durationMs: 0,
     stopped: false,
   };
-  // The common case, nothing to do, costs two small queries.
+  // The counts follow the taxonomy's hierarchy, which no definition hash covers (a topic can move under
+  // another parent with its definition unchanged).
+  store.recordHierarchy(taxonomy);
+  // The common case, nothing to do, costs three small queries.
   if (changed.length === 0 && removed.length === 0 && store.staleCount() === 0) return report;
 
   const papers = store.allPapers();

@@ -1,4 +1,4 @@
-import type { PaperTag, TagEvidence, TaggablePaper } from '@quire/core';
+import type { PaperTag, TagEvidence, TaggablePaper, Taxonomy } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
 
 const SELECT_TAGGABLE = `SELECT id, title, abstract, categories FROM papers`;
@@ -7,15 +7,49 @@ const COUNT_STALE = `SELECT COUNT(*) FROM papers WHERE tags_stale = 1`;
 const CLEAR_STALE = `UPDATE papers SET tags_stale = 0 WHERE id = ?`;
 const MARK_STALE = `UPDATE papers SET tags_stale = 1 WHERE id = ?`;
 const SELECT_PAPERS_WITH_TOPICS = `SELECT DISTINCT paper_id FROM paper_tags WHERE topic IN (SELECT value FROM json_each(?))`;
-const DELETE_PAPER_TAGS = `DELETE FROM paper_tags WHERE paper_id = ?`;
+// A paper's tags are replaced by difference: a tag it keeps is updated in place, so the closure rows and
+// counts the triggers derive from it (migration topic-counts) are not removed and added back.
+const DELETE_DROPPED_TAGS = `
+DELETE FROM paper_tags WHERE paper_id = ? AND topic NOT IN (SELECT value FROM json_each(?))`;
 const DELETE_TOPIC_TAGS = `DELETE FROM paper_tags WHERE topic = ?`;
-const INSERT_TAG = `INSERT OR REPLACE INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, ?, ?)`;
+const UPSERT_TAG = `
+INSERT INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, ?, ?)
+ON CONFLICT (topic, paper_id) DO UPDATE SET score = excluded.score, evidence = excluded.evidence`;
 const SELECT_PAPER_TAGS = `SELECT topic, score, evidence FROM paper_tags WHERE paper_id = ? ORDER BY score DESC, topic`;
 const SELECT_TOPIC_STATE = `SELECT topic, definition_hash AS hash FROM topic_state`;
 const UPSERT_TOPIC_STATE = `
 INSERT INTO topic_state (topic, definition_hash, tagged_at) VALUES (?, ?, ?)
 ON CONFLICT (topic) DO UPDATE SET definition_hash = excluded.definition_hash, tagged_at = excluded.tagged_at`;
 const DELETE_TOPIC_STATE = `DELETE FROM topic_state WHERE topic = ?`;
+const SELECT_CLOSURE = `SELECT topic, broader FROM topic_closure ORDER BY topic, broader`;
+const INSERT_CLOSURE = `INSERT INTO topic_closure (topic, broader) VALUES (?, ?) ON CONFLICT DO NOTHING`;
+const DELETE_CLOSURE = `DELETE FROM topic_closure WHERE topic = ? AND broader = ?`;
+
+/** One row of the hierarchy tags are counted with: a topic and itself or one of its ancestors. */
+export interface ClosureRow {
+  topic: string;
+  broader: string;
+}
+
+/** The hierarchy of a taxonomy as topic_closure holds it, sorted as SELECT_CLOSURE reads it. */
+export function closureRows(taxonomy: Taxonomy): ClosureRow[] {
+  const rows: ClosureRow[] = [];
+  for (const { slug } of taxonomy.topics) {
+    for (const broader of [slug, ...(taxonomy.ancestors.get(slug) ?? [])])
+      rows.push({ topic: slug, broader });
+  }
+  return rows.sort((a, b) => compare(a.topic, b.topic) || compare(a.broader, b.broader));
+}
+
+/** SQLite's default (binary) collation on ASCII slugs. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One string per hierarchy, to tell whether the stored one is a taxonomy's. */
+export function closureKey(rows: readonly ClosureRow[]): string {
+  return rows.map((r) => `${r.topic}>${r.broader}`).join('\n');
+}
 
 interface TaggableRow {
   id: string;
@@ -42,13 +76,16 @@ export class TagStore {
   readonly #clearStale: Statement<[string], unknown>;
   readonly #markStale: Statement<[string], unknown>;
   readonly #papersWithTopics: Statement<[string], string>;
-  readonly #deletePaperTags: Statement<[string], unknown>;
+  readonly #deleteDroppedTags: Statement<[string, string], unknown>;
   readonly #deleteTopicTags: Statement<[string], unknown>;
-  readonly #insertTag: Statement<[string, string, number, string], unknown>;
+  readonly #upsertTag: Statement<[string, string, number, string], unknown>;
   readonly #paperTags: Statement<[string], { topic: string; score: number; evidence: string }>;
   readonly #topicState: Statement<[], { topic: string; hash: string }>;
   readonly #upsertTopicState: Statement<[string, string, string], unknown>;
   readonly #deleteTopicState: Statement<[string], unknown>;
+  readonly #closure: Statement<[], ClosureRow>;
+  readonly #insertClosure: Statement<[string, string], unknown>;
+  readonly #deleteClosure: Statement<[string, string], unknown>;
 
   constructor(db: Database) {
     this.#db = db;
@@ -58,13 +95,16 @@ export class TagStore {
     this.#clearStale = db.prepare(CLEAR_STALE);
     this.#markStale = db.prepare(MARK_STALE);
     this.#papersWithTopics = db.prepare<[string], string>(SELECT_PAPERS_WITH_TOPICS).pluck();
-    this.#deletePaperTags = db.prepare(DELETE_PAPER_TAGS);
+    this.#deleteDroppedTags = db.prepare(DELETE_DROPPED_TAGS);
     this.#deleteTopicTags = db.prepare(DELETE_TOPIC_TAGS);
-    this.#insertTag = db.prepare(INSERT_TAG);
+    this.#upsertTag = db.prepare(UPSERT_TAG);
     this.#paperTags = db.prepare(SELECT_PAPER_TAGS);
     this.#topicState = db.prepare(SELECT_TOPIC_STATE);
     this.#upsertTopicState = db.prepare(UPSERT_TOPIC_STATE);
     this.#deleteTopicState = db.prepare(DELETE_TOPIC_STATE);
+    this.#closure = db.prepare(SELECT_CLOSURE);
+    this.#insertClosure = db.prepare(INSERT_CLOSURE);
+    this.#deleteClosure = db.prepare(DELETE_CLOSURE);
   }
 
   allPapers(): TaggablePaper[] {
@@ -87,11 +127,37 @@ export class TagStore {
   replacePaperTags(results: readonly { id: string; tags: readonly PaperTag[] }[]): void {
     this.#db.transaction(() => {
       for (const { id, tags } of results) {
-        this.#deletePaperTags.run(id);
-        for (const tag of tags) this.#insertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
+        this.#deleteDroppedTags.run(id, JSON.stringify(tags.map((t) => t.slug)));
+        for (const tag of tags) this.#upsertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
         this.#clearStale.run(id);
       }
     })();
+  }
+
+  /** The hierarchy the stored counts follow (empty until the first re-tag records one). */
+  storedClosure(): ClosureRow[] {
+    return this.#closure.all();
+  }
+
+  /**
+   * Makes the counted hierarchy the taxonomy's, in one transaction; the triggers move every paper's
+   * closure rows and counts with it (all of them the first time, on a store from before the counts).
+   * Returns whether anything changed.
+   */
+  recordHierarchy(taxonomy: Taxonomy): boolean {
+    const want = closureRows(taxonomy);
+    if (closureKey(want) === closureKey(this.storedClosure())) return false;
+    this.#db
+      .transaction(() => {
+        // Read again under the write lock: another connection may have recorded it meanwhile.
+        const have = this.storedClosure();
+        const wanted = new Set(want.map((r) => `${r.topic}>${r.broader}`));
+        for (const r of have)
+          if (!wanted.has(`${r.topic}>${r.broader}`)) this.#deleteClosure.run(r.topic, r.broader);
+        for (const r of want) this.#insertClosure.run(r.topic, r.broader);
+      })
+      .immediate();
+    return true;
   }
 
   /** Papers holding a stored tag of any of these topics. */

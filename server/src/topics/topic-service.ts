@@ -2,6 +2,7 @@ import {
   MAX_QUERY_CHARS,
   answerSentences,
   computeMomentum,
+  momentumDays,
   type AnswerSentence,
   type AskablePaper,
   isYmd,
@@ -16,16 +17,25 @@ import {
 export type { TopicDetail, TopicSummary } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
 import { QuireError } from '../errors.ts';
-import { TagStore } from './tag-store.ts';
+import { TagStore, closureKey, closureRows } from './tag-store.ts';
 
-// A topic's papers are its own tags plus those of every narrower topic, each paper once.
-const TOPIC_DAILY = `
+// A topic's papers are its own tags plus those of every narrower topic, each paper once. The store keeps
+// that closure and its counts per listing day (migration topic-counts), so a topic is a few index reads.
+const TOPIC_DAYS = `
+SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = ? AND listing_date BETWEEN ? AND ?`;
+const TOPIC_TOTAL = `SELECT COALESCE(SUM(n), 0) FROM topic_day_counts WHERE topic = ? AND listing_date <= ?`;
+const TOPIC_LATEST = `
+SELECT paper_id FROM paper_topics WHERE topic = ? AND listing_date <= ?
+ORDER BY listing_date DESC, paper_id DESC`;
+
+// The same from the tags themselves, while the counts follow another hierarchy than this taxonomy's (a
+// store from before the counts until its first re-tag, or one last tagged with another taxonomy).
+const SCAN_TOPIC_DAILY = `
 SELECT p.listing_date AS day, COUNT(DISTINCT p.id) AS n
 FROM paper_tags t JOIN papers p ON p.id = t.paper_id
 WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
 GROUP BY p.listing_date`;
-
-const TOPIC_PAPER_IDS = `
+const SCAN_TOPIC_PAPER_IDS = `
 SELECT DISTINCT p.id, p.listing_date
 FROM paper_tags t JOIN papers p ON p.id = t.paper_id
 WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
@@ -37,14 +47,18 @@ SELECT id, title, abstract, listing_date AS listingDate FROM papers WHERE id IN 
 /** How many of a topic's newest papers "Ask about this topic" reads. */
 const ASK_PAPERS = 1500;
 
-const ALL_DAILY = `SELECT listing_date AS day, COUNT(*) AS n FROM papers WHERE listing_date IS NOT NULL GROUP BY listing_date`;
-const LATEST_DAY = `SELECT MAX(listing_date) FROM papers`;
-const FIRST_DAY = `SELECT MIN(listing_date) FROM papers`;
+const ALL_DAYS = `SELECT listing_date AS day, n FROM day_counts WHERE listing_date BETWEEN ? AND ?`;
+const LATEST_DAY = `SELECT MAX(listing_date) FROM day_counts`;
+const FIRST_DAY = `SELECT MIN(listing_date) FROM day_counts`;
 
 /** What momentum needs from the whole store, read once per answer and shared by every topic in it. */
 interface StoreDays {
+  /** The days momentum reads, as-of day included: topic counts are read over the same range. */
+  from: string;
   allDaily: Map<string, number>;
   firstListingDay: string | null;
+  /** True when the stored counts follow this taxonomy's hierarchy; false: count from the tags. */
+  counted: boolean;
 }
 
 export interface TopicQuery {
@@ -57,9 +71,15 @@ export interface TopicQuery {
 export class TopicService {
   readonly #taxonomy: Taxonomy;
   readonly #tags: TagStore;
-  readonly #topicDaily: Statement<[string, string], { day: string; n: number }>;
-  readonly #paperIds: Statement<[string, string], { id: string }>;
-  readonly #allDaily: Statement<[], { day: string; n: number }>;
+  readonly #topicDays: Statement<[string, string, string], { day: string; n: number }>;
+  readonly #topicTotal: Statement<[string, string], number>;
+  readonly #topicLatest: Statement<[string, string], string>;
+  readonly #scanDaily: Statement<[string, string], { day: string; n: number }>;
+  readonly #scanPaperIds: Statement<[string, string], { id: string }>;
+  readonly #allDays: Statement<[string, string], { day: string; n: number }>;
+  /** This taxonomy's hierarchy as the store would hold it, and whether it does (per data version). */
+  readonly #closureKey: string;
+  #counted: boolean | null = null;
   readonly #latest: Statement<[], string | null>;
   readonly #first: Statement<[], string | null>;
   readonly #closure = new Map<string, string>();
@@ -73,9 +93,13 @@ export class TopicService {
   constructor(db: Database, taxonomy: Taxonomy) {
     this.#taxonomy = taxonomy;
     this.#tags = new TagStore(db);
-    this.#topicDaily = db.prepare(TOPIC_DAILY);
-    this.#paperIds = db.prepare(TOPIC_PAPER_IDS);
-    this.#allDaily = db.prepare(ALL_DAILY);
+    this.#topicDays = db.prepare(TOPIC_DAYS);
+    this.#topicTotal = db.prepare<[string, string], number>(TOPIC_TOTAL).pluck();
+    this.#topicLatest = db.prepare<[string, string], string>(TOPIC_LATEST).pluck();
+    this.#scanDaily = db.prepare(SCAN_TOPIC_DAILY);
+    this.#scanPaperIds = db.prepare(SCAN_TOPIC_PAPER_IDS);
+    this.#allDays = db.prepare(ALL_DAYS);
+    this.#closureKey = closureKey(closureRows(taxonomy));
     this.#latest = db.prepare<[], string | null>(LATEST_DAY).pluck();
     this.#first = db.prepare<[], string | null>(FIRST_DAY).pluck();
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -92,6 +116,7 @@ export class TopicService {
     const version = `${this.#dataVersion.get() ?? 0}:${this.#generation}`;
     if (version !== this.#cacheKey) {
       this.#cache.clear();
+      this.#counted = null;
       this.#cacheKey = version;
     }
     const hit = this.#cache.get(key) as T | undefined;
@@ -155,17 +180,42 @@ export class TopicService {
     return spec;
   }
 
-  private summary(slug: string, asOf: string, weeks: number | undefined, store: StoreDays): TopicSummary {
-    const spec = this.topicSpec(slug);
-    const topicDaily = new Map<string, number>();
+  /** Whether the stored counts follow this taxonomy's hierarchy; read once per data version. */
+  private counted(): boolean {
+    this.#counted ??= closureKey(this.#tags.storedClosure()) === this.#closureKey;
+    return this.#counted;
+  }
+
+  private topicDays(
+    slug: string,
+    asOf: string,
+    store: StoreDays,
+  ): { daily: Map<string, number>; total: number } {
+    const daily = new Map<string, number>();
+    if (store.counted) {
+      for (const row of this.#topicDays.all(slug, store.from, asOf)) daily.set(row.day, row.n);
+      return { daily, total: this.#topicTotal.get(slug, asOf) ?? 0 };
+    }
     let total = 0;
-    for (const row of this.#topicDaily.all(this.closure(slug), asOf)) {
-      topicDaily.set(row.day, row.n);
+    for (const row of this.#scanDaily.all(this.closure(slug), asOf)) {
+      daily.set(row.day, row.n);
       total += row.n;
     }
+    return { daily, total };
+  }
+
+  /** The topic's papers listed by `asOf`, newest first (ties by id, highest first). */
+  private paperIds(slug: string, asOf: string, store: StoreDays): string[] {
+    if (store.counted) return this.#topicLatest.all(slug, asOf);
+    return this.#scanPaperIds.all(this.closure(slug), asOf).map((r) => r.id);
+  }
+
+  private summary(slug: string, asOf: string, weeks: number | undefined, store: StoreDays): TopicSummary {
+    const spec = this.topicSpec(slug);
+    const { daily, total } = this.topicDays(slug, asOf, store);
     const momentum = computeMomentum({
       asOf,
-      topicDaily,
+      topicDaily: daily,
       allDaily: store.allDaily,
       firstListingDay: store.firstListingDay,
       total,
@@ -184,10 +234,13 @@ export class TopicService {
     };
   }
 
-  private storeDays(): StoreDays {
+  private storeDays(asOf: string, weeks: number | undefined): StoreDays {
+    const { from } = momentumDays(asOf, weeks);
     return {
-      allDaily: new Map(this.#allDaily.all().map((r) => [r.day, r.n])),
+      from,
+      allDaily: new Map(this.#allDays.all(from, asOf).map((r) => [r.day, r.n])),
       firstListingDay: this.#first.get() ?? null,
+      counted: this.counted(),
     };
   }
 
@@ -195,8 +248,8 @@ export class TopicService {
     this.topicSpec(slug);
     const asOf = this.resolveAsOf(query.asOf);
     return this.cached(`topic:${slug}:${asOf}:${query.weeks ?? ''}`, () => {
-      const summary = this.summary(slug, asOf, query.weeks, this.storeDays());
-      return { ...summary, paperIds: this.#paperIds.all(this.closure(slug), asOf).map((r) => r.id) };
+      const store = this.storeDays(asOf, query.weeks);
+      return { ...this.summary(slug, asOf, query.weeks, store), paperIds: this.paperIds(slug, asOf, store) };
     });
   }
 
@@ -204,7 +257,7 @@ export class TopicService {
   topics(query: TopicQuery = {}): TopicSummary[] {
     const asOf = this.resolveAsOf(query.asOf);
     return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, () => {
-      const store = this.storeDays();
+      const store = this.storeDays(asOf, query.weeks);
       return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, store));
     });
   }
