@@ -5,13 +5,13 @@ import type { Taxonomy } from './taxonomy-load.ts';
 /** A paper keeps at most this many direct tags; the card shows them with the broader topics they imply. */
 export const MAX_DIRECT_TAGS = 6;
 /**
- * Calibrated confidence a tag needs to be kept: 0.7, chosen by tests/eval/train-calibration.ts's
- * cross-validation on the development judgments only (the best precision of one tag per paper while
- * recall of judged-in topics stays at 0.665 or more; 0.75 and up lose too much of it).
+ * Calibrated confidence a tag needs to be kept: 0.75, chosen by tests/eval/train-calibration.ts's
+ * cross-validation on the development judgments only (the best precision of one tag per paper, a bare
+ * paper counting as a miss, while recall of judged-in topics stays at 0.665 or more).
  */
-export const KEEP_CONFIDENCE = 0.7;
-/** A paper with no tag that sure keeps its best one if it reaches this. */
-export const FLOOR_CONFIDENCE = 0.45;
+export const KEEP_CONFIDENCE = 0.75;
+/** A paper with no tag that sure keeps its best one if it reaches this (chosen with KEEP_CONFIDENCE). */
+export const FLOOR_CONFIDENCE = 0.5;
 /**
  * A tag whose calibrated score (score ÷ its topic's threshold) is under this share of the paper's best
  * is dropped: beside a paper's clear topics, a topic that only scraped past its threshold is noise.
