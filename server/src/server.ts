@@ -64,27 +64,22 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // Tagging runs in a worker thread: after a taxonomy or engine change the whole store is tagged again
   // there, the server answering meanwhile from the tags committed so far (a paper keeps its old tags
   // until its new ones are written).
-  let startingUp = true;
-  const tags = new TagThread(config.dbPath, {
-    log,
-    onTagged: (report: RetagReport) => {
-      topics.invalidate();
-      // The index is built after the start-up run; later runs tag new papers (re-indexed from the rows
-      // written since the last refresh) or follow a topic change under unchanged papers (a rebuild).
-      if (startingUp) return;
-      search.refresh({ full: report.changedTopics.length > 0 || report.removedTopics.length > 0 });
-    },
-  });
-  const tagsWarm = tags.ready.then(
-    () => (startingUp = false),
-    () => (startingUp = false),
-  );
-  // Search in a worker thread too, its index built once the tags it carries are up to date; the first
-  // searches wait for it.
+  const tags = new TagThread(config.dbPath, { log, onTagged: () => topics.invalidate() });
+  // Search in a worker thread too, its index built once the start-up run has brought the tags it carries
+  // up to date (it needs no refresh after that run); the first searches wait for it.
+  const tagsWarm = tags.ready.catch(() => {});
   const search = new SearchThread(config.dbPath, { log, buildAfter: tagsWarm });
+  /** After papers were written (a harvest, a fetch): tags them, then brings search up to date. */
   const refreshTags = async (): Promise<void> => {
+    // Taken when the papers are already written: if the index was not built yet, its build may read them
+    // before their tags, and only a rebuild after this run puts the tags in. Otherwise an incremental
+    // refresh re-reads every row written since the last one, now with its tags.
+    const searchWasReady = search.state === 'ready';
     const run = tags.retag().then(
-      () => {},
+      (report: RetagReport) => {
+        const topicsMoved = report.changedTopics.length > 0 || report.removedTopics.length > 0;
+        if (report.stalePapers > 0 || topicsMoved) search.refresh({ full: topicsMoved || !searchWasReady });
+      },
       (err: unknown) => log(`tags: ${err instanceof Error ? err.message : String(err)}`),
     );
     // While the start-up run tags the whole store, a fetched paper would wait for all of it: answer with

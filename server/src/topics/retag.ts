@@ -73,14 +73,17 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
   // tagged anew with the whole taxonomy.
   // Every topic changed (a new engine, a first tagging): every paper is touched, without a first pass.
   const everything = options.full === true || changed.length === taxonomy.topics.length;
-  const touched = new Set<string>(
-    everything ? papers.map((p) => p.id) : store.papersWithTopics([...removed, ...changed]),
-  );
+  const touched = new Set<string>(everything ? [] : store.papersWithTopics([...removed, ...changed]));
   if (changed.length > 0 && !everything) {
     const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
     for (const p of papers) if (partial.passing(p).length > 0) touched.add(p.id);
   }
-  store.beginRetag(removed, new Map(changed.map((slug) => [slug, current.get(slug) ?? ''])), touched, now());
+  store.beginRetag(
+    removed,
+    new Map(changed.map((slug) => [slug, current.get(slug) ?? ''])),
+    everything ? 'all' : touched,
+    now(),
+  );
   const stale = new Set(options.full ? papers.map((p) => p.id) : store.staleIds());
   report.stalePapers = stale.size;
   report.papers = papers.length;
@@ -92,7 +95,9 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
       report.stopped = true;
       break;
     }
-    const batch = subset.slice(i, i + BATCH).map((p) => ({ id: p.id, tags: full.tag(p) }));
+    const batch = subset
+      .slice(i, i + BATCH)
+      .map((p) => ({ id: p.id, tags: full.tag(p), updatedAt: p.updatedAt }));
     store.replacePaperTags(batch);
     options.onProgress?.(Math.min(i + BATCH, subset.length), subset.length);
   }

@@ -1,10 +1,12 @@
 import type { PaperTag, TagEvidence, TaggablePaper, Taxonomy } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
 
-const SELECT_TAGGABLE = `SELECT id, title, abstract, categories FROM papers`;
+const SELECT_TAGGABLE = `SELECT id, title, abstract, categories, updated_at FROM papers`;
 const SELECT_STALE_IDS = `SELECT id FROM papers WHERE tags_stale = 1`;
 const COUNT_STALE = `SELECT COUNT(*) FROM papers WHERE tags_stale = 1`;
-const CLEAR_STALE = `UPDATE papers SET tags_stale = 0 WHERE id = ?`;
+// Only if the paper is as it was read: one rewritten while its tags were being made stays stale.
+const CLEAR_STALE = `UPDATE papers SET tags_stale = 0 WHERE id = ? AND (? IS NULL OR updated_at = ?)`;
+const MARK_ALL_STALE = `UPDATE papers SET tags_stale = 1 WHERE tags_stale = 0`;
 const MARK_STALE = `UPDATE papers SET tags_stale = 1 WHERE id = ?`;
 const SELECT_PAPERS_WITH_TOPICS = `SELECT DISTINCT paper_id FROM paper_tags WHERE topic IN (SELECT value FROM json_each(?))`;
 // A paper's tags are replaced by difference: a tag it keeps is updated in place, so the closure rows and
@@ -56,14 +58,19 @@ interface TaggableRow {
   title: string;
   abstract: string;
   categories: string;
+  updated_at: string;
 }
 
-function toTaggable(row: TaggableRow): TaggablePaper {
+/** A paper as tagging reads it, with the write it was read at (see replacePaperTags). */
+export type StoredTaggable = TaggablePaper & { updatedAt: string };
+
+function toTaggable(row: TaggableRow): StoredTaggable {
   return {
     id: row.id,
     title: row.title,
     abstract: row.abstract,
     categories: JSON.parse(row.categories) as string[],
+    updatedAt: row.updated_at,
   };
 }
 
@@ -73,7 +80,8 @@ export class TagStore {
   readonly #all: Statement<[], TaggableRow>;
   readonly #staleIds: Statement<[], string>;
   readonly #countStale: Statement<[], number>;
-  readonly #clearStale: Statement<[string], unknown>;
+  readonly #clearStale: Statement<[string, string | null, string | null], unknown>;
+  readonly #markAllStale: Statement<[], unknown>;
   readonly #markStale: Statement<[string], unknown>;
   readonly #papersWithTopics: Statement<[string], string>;
   readonly #deleteDroppedTags: Statement<[string, string], unknown>;
@@ -93,6 +101,7 @@ export class TagStore {
     this.#staleIds = db.prepare<[], string>(SELECT_STALE_IDS).pluck();
     this.#countStale = db.prepare<[], number>(COUNT_STALE).pluck();
     this.#clearStale = db.prepare(CLEAR_STALE);
+    this.#markAllStale = db.prepare(MARK_ALL_STALE);
     this.#markStale = db.prepare(MARK_STALE);
     this.#papersWithTopics = db.prepare<[string], string>(SELECT_PAPERS_WITH_TOPICS).pluck();
     this.#deleteDroppedTags = db.prepare(DELETE_DROPPED_TAGS);
@@ -107,7 +116,7 @@ export class TagStore {
     this.#deleteClosure = db.prepare(DELETE_CLOSURE);
   }
 
-  allPapers(): TaggablePaper[] {
+  allPapers(): StoredTaggable[] {
     return this.#all.all().map(toTaggable);
   }
 
@@ -123,13 +132,17 @@ export class TagStore {
     return new Map(this.#topicState.all().map((r) => [r.topic, r.hash]));
   }
 
-  /** Replaces all tags of each paper (a paper whose text changed) and marks it fresh. */
-  replacePaperTags(results: readonly { id: string; tags: readonly PaperTag[] }[]): void {
+  /**
+   * Replaces all tags of each paper (a paper whose text changed) and marks it fresh — unless it was written
+   * again since `updatedAt` (tags are made in a thread beside the harvest): then it stays stale, and the
+   * next run tags its new text.
+   */
+  replacePaperTags(results: readonly { id: string; tags: readonly PaperTag[]; updatedAt?: string }[]): void {
     this.#db.transaction(() => {
-      for (const { id, tags } of results) {
+      for (const { id, tags, updatedAt } of results) {
         this.#deleteDroppedTags.run(id, JSON.stringify(tags.map((t) => t.slug)));
         for (const tag of tags) this.#upsertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
-        this.#clearStale.run(id);
+        this.#clearStale.run(id, updatedAt ?? null, updatedAt ?? null);
       }
     })();
   }
@@ -174,11 +187,13 @@ export class TagStore {
   beginRetag(
     removed: Iterable<string>,
     changed: ReadonlyMap<string, string>,
-    stale: Iterable<string>,
+    stale: Iterable<string> | 'all',
     at: Date,
   ): void {
     this.#db.transaction(() => {
-      for (const id of stale) this.#markStale.run(id);
+      // One statement for the whole store (a new engine or calibration), not one per paper.
+      if (stale === 'all') this.#markAllStale.run();
+      else for (const id of stale) this.#markStale.run(id);
       for (const slug of removed) {
         this.#deleteTopicTags.run(slug);
         this.#deleteTopicState.run(slug);

@@ -51,7 +51,9 @@ export class TagThread {
     this.#log = options.log ?? (() => {});
     this.#onTagged = options.onTagged ?? (() => {});
     this.#worker = startWorker(WORKER_ENTRY, { dbPath, stop: this.#stop } satisfies TagWorkerData);
-    this.#exited = once(this.#worker, 'exit');
+    // once() rejects if 'error' comes first; close() only needs to know the thread is gone, and an
+    // unawaited rejection here would take the whole server down with the thread.
+    this.#exited = once(this.#worker, 'exit').catch(() => {});
     this.#worker.on('message', (reply: TagReply) => this.#receive(reply));
     this.#worker.on('error', (err) => this.#fail(`the tag thread failed: ${err.message}`));
     this.#worker.on('exit', (code) => {
@@ -130,13 +132,19 @@ export class TagThread {
         return;
       case 'done':
         this.#finish();
-        if (reply.report.stalePapers > 0) {
-          this.#log(
-            `tags: tagged ${reply.report.stalePapers} of ${reply.report.papers} papers in ${Math.round(reply.report.durationMs)} ms`,
-          );
-          this.#onTagged(reply.report);
+        try {
+          if (reply.report.stalePapers > 0) {
+            this.#log(
+              `tags: tagged ${reply.report.stalePapers} of ${reply.report.papers} papers in ${Math.round(reply.report.durationMs)} ms`,
+            );
+            this.#onTagged(reply.report);
+          }
+        } catch (err) {
+          this.#log(`tags: after tagging: ${err instanceof Error ? err.message : String(err)}`);
+        } finally {
+          // Whatever the follow-up did, the run is over: the server must not stay warming for ever.
+          run.resolve(reply.report);
         }
-        run.resolve(reply.report);
         return;
       case 'error':
         this.#finish();

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultTaxonomy } from '@quire/core';
+import { importPaths } from '@quire/server/ingest/import-dumps';
+import { retag } from '@quire/server/topics/retag';
+import { TagStore } from '@quire/server/topics/tag-store';
+import { TagThread } from '@quire/server/topics/tag-thread';
+import { listingsDir } from '../src/paths.ts';
+import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+
+const cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const fn of cleanup.splice(0)) fn();
+});
+
+const staleOf = (t: TempStore, id: string) =>
+  t.store.db.prepare('SELECT tags_stale FROM papers WHERE id = ?').pluck().get(id) as number;
+
+describe('tagging beside writers', () => {
+  it('a paper rewritten while its tags were being made stays stale, and the next run tags its new text', async () => {
+    const t = tempStore();
+    cleanup.push(() => t.dispose());
+    await importPaths(t.store, [listingsDir]);
+    retag(t.store.db, defaultTaxonomy());
+    const tagStore = new TagStore(t.store.db);
+    const [paper] = tagStore.allPapers();
+    if (!paper) throw new Error('empty corpus');
+    // A harvest writes a new version of the paper after the tag thread read it.
+    t.store.db
+      .prepare(
+        "UPDATE papers SET title = 'Gaussian splatting for dynamic scenes', updated_at = '2999-01-01T00:00:00.000Z', tags_stale = 1 WHERE id = ?",
+      )
+      .run(paper.id);
+    tagStore.replacePaperTags([{ id: paper.id, tags: [], updatedAt: paper.updatedAt }]);
+    expect(staleOf(t, paper.id)).toBe(1);
+    const next = retag(t.store.db, defaultTaxonomy());
+    expect(next.stalePapers).toBe(1);
+    expect(staleOf(t, paper.id)).toBe(0);
+  });
+});
+
+describe('the tag thread', () => {
+  it('reports a thread that cannot open the store as failed, without taking the process down', async () => {
+    const t = tempStore();
+    cleanup.push(() => t.dispose());
+    const lines: string[] = [];
+    // A folder is not a database: the thread dies opening it. Vitest fails the run on an unhandled rejection.
+    const thread = new TagThread(t.dir, { log: (line) => lines.push(line) });
+    await expect(thread.ready).rejects.toThrow();
+    expect(thread.state).toBe('failed');
+    await expect(thread.retag()).rejects.toThrow(/not running/);
+    await thread.close();
+    expect(lines.join('\n')).toMatch(/tags: /);
+  });
+
+  it('tags a store in its thread and reports each run', async () => {
+    const t = tempStore();
+    cleanup.push(() => t.dispose());
+    await importPaths(t.store, [listingsDir]);
+    const tagged: number[] = [];
+    const thread = new TagThread(t.dbPath, { onTagged: (report) => tagged.push(report.stalePapers) });
+    cleanup.push(() => void thread.close());
+    const first = await thread.ready;
+    expect(first.stalePapers).toBe(t.store.papers.count());
+    expect(thread.state).toBe('ready');
+    expect(thread.progress).toBeNull();
+    const again = await thread.retag();
+    expect(again.stalePapers).toBe(0);
+    expect(tagged).toEqual([t.store.papers.count()]);
+    const withTags = t.store.db
+      .prepare('SELECT COUNT(DISTINCT paper_id) FROM paper_tags')
+      .pluck()
+      .get() as number;
+    expect(withTags).toBeGreaterThan(t.store.papers.count() * 0.9);
+    await thread.close();
+  }, 120_000);
+});
