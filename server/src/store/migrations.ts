@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
+import { CREATE_SEARCH_INDEX, registerSearchFunctions } from './search-index-schema.ts';
 
 /**
  * Schema history. The database's `PRAGMA user_version` is the number of steps already applied, so a step's
@@ -286,6 +287,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'create-group-sync', sql: CREATE_GROUP_SYNC },
   { name: 'ingest-log-running', sql: INGEST_LOG_RUNNING },
   { name: 'topic-counts', sql: TOPIC_COUNTS },
+  { name: 'search-index', sql: CREATE_SEARCH_INDEX },
 ];
 
 export interface MigrationResult {
@@ -303,6 +305,9 @@ export function schemaVersion(db: Database): number {
  * the database at the last complete step and the next open carries on from there.
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+  // The search index's writes call these (paper batches, and the step that fills it); every writing
+  // connection migrates first.
+  registerSearchFunctions(db);
   const from = schemaVersion(db);
   if (from > migrations.length) {
     throw new QuireError(

@@ -18,6 +18,7 @@ import {
   rowToPaper,
   type PaperRow,
 } from './paper-queries.ts';
+import { SearchIndexWriter } from './search-index-schema.ts';
 
 export interface UpsertOptions {
   /**
@@ -67,6 +68,7 @@ export class PaperStore {
   readonly #byListingDay: Statement<[], { day: string; n: number }>;
   readonly #byListingDate: Statement<[string, string], PaperRow>;
   readonly #idsInCategory: Statement<[string], string>;
+  readonly #search: SearchIndexWriter;
 
   constructor(db: Database, options: PaperStoreOptions = {}) {
     this.db = db;
@@ -83,6 +85,7 @@ export class PaperStore {
     this.#byListingDay = db.prepare<[], { day: string; n: number }>(COUNT_BY_LISTING_DAY);
     this.#byListingDate = db.prepare<[string, string], PaperRow>(SELECT_BY_LISTING_DATE);
     this.#idsInCategory = db.prepare<[string], string>(SELECT_IDS_IN_CATEGORY).pluck();
+    this.#search = new SearchIndexWriter(db);
   }
 
   /**
@@ -110,6 +113,8 @@ export class PaperStore {
           );
         }
       }
+      // The search index takes the batch in one write (see search-index-schema.ts), before it commits.
+      this.#search.indexPending();
       return counts;
     });
   }

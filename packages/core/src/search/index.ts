@@ -8,8 +8,12 @@ export * from './search-result.ts';
 export * from './related-papers.ts';
 export {
   AUTHOR_SEPARATOR,
+  authorFilterKey,
+  columnTerms,
   normaliseSearchText,
+  phraseTerms,
   queryTermsOf,
+  tokenizeField,
   tokenizeSearchText,
   wordSequence,
 } from './search-text.ts';

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   authorFilterKey,
   authorKeys,
+  columnTerms,
+  phraseTerms,
   indexTerms,
   normaliseSearchText,
   queryTermsOf,
@@ -80,5 +82,42 @@ describe('author keys', () => {
     expect(authorFilterKey('Jean-Pierre Sérre')).toBe('jeanserre');
     expect(authorFilterKey('Doe')).toBe('doe');
     expect(authorFilterKey('  ')).toBeNull();
+  });
+});
+
+describe('columnTerms', () => {
+  it('lays a text out as its words in order, then its compounds joined', () => {
+    expect(columnTerms('The state-of-the-art Multi-Agent systems')).toEqual([
+      'state',
+      'art',
+      'multi',
+      'agent',
+      'system',
+      'stateoftheart',
+      'multiagent',
+    ]);
+    expect(phraseTerms('multi-agent systems')).toEqual(['multi', 'agent', 'system']);
+  });
+
+  it('gives the same terms the minisearch index is given', () => {
+    const text = 'We built $\\texttt{torch-webgpu}$ for Müller-style agents, the state of the art';
+    const minisearch = tokenizeSearchText(text).flatMap((t) => indexTerms(t));
+    expect([...columnTerms(text)].sort()).toEqual([...minisearch].sort());
+  });
+
+  it('keeps every author word and follows each name with its keys', () => {
+    expect(columnTerms('Jean-Pierre Serre, An Li', 'authors')).toEqual([
+      'jean',
+      'pierre',
+      'serre',
+      'jeanpierre',
+      'jeanserre',
+      'jserre',
+      'jpserre',
+      'an',
+      'li',
+      'anli',
+      'ali',
+    ]);
   });
 });

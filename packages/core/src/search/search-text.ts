@@ -175,3 +175,53 @@ export function sequenceOf(tokens: readonly string[]): string[] {
 export function wordSequence(text: string): string[] {
   return sequenceOf(tokenizeSearchText(text));
 }
+
+/** A text's simple parts in order (function words dropped unless `keepAll`), and its compounds joined. */
+function partsAndCompounds(text: string, keepAll: boolean, parts: string[], joined: string[]): void {
+  for (const token of tokenizeSearchText(text)) {
+    if (!JOINERS.test(token)) {
+      const term = foldTerm(token);
+      if (keepAll || !isNoise(term)) parts.push(term);
+      continue;
+    }
+    let count = 0;
+    for (const part of token.split(JOINERS)) {
+      if (!part) continue;
+      count++;
+      const term = foldTerm(part);
+      if (keepAll || !isNoise(term)) parts.push(term);
+    }
+    if (count > 1) joined.push(foldTerm(token.split(JOINERS).join('')));
+  }
+}
+
+/**
+ * One field's terms for an index that keeps word positions (SQLite FTS5 on the server), which splits on
+ * spaces only: the same terms `indexTerms` and `tokenizeAuthors` give minisearch, laid out so positions
+ * mean something. First every word as simple parts in order, so a quoted phrase matches adjacent words;
+ * then each hyphenated compound joined ("multiagent"), after the text so it never sits between two words
+ * of a phrase. Authors keep every word, and each name is followed by its compounds and whole-name keys.
+ */
+export function columnTerms(text: string, field?: string): string[] {
+  const out: string[] = [];
+  if (field === 'authors') {
+    for (const name of text.split(AUTHOR_SEPARATOR)) {
+      const parts: string[] = [];
+      const joined: string[] = [];
+      partsAndCompounds(name, true, parts, joined);
+      out.push(...parts, ...joined, ...authorKeys(parts));
+    }
+    return out;
+  }
+  const joined: string[] = [];
+  partsAndCompounds(text, false, out, joined);
+  for (const term of joined) out.push(term);
+  return out;
+}
+
+/** The terms a quoted phrase must match in this order in `columnTerms`: its simple parts, function words left out. */
+export function phraseTerms(phrase: string): string[] {
+  const parts: string[] = [];
+  partsAndCompounds(phrase, false, parts, []);
+  return parts;
+}

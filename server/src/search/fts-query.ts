@@ -1,0 +1,79 @@
+import { authorFilterKey, phraseTerms, type ParsedQuery, type Taxonomy } from '@quire/core';
+import type { IndexFilters } from '../store/search-index.ts';
+
+/**
+ * A parsed query (core's syntax) as an FTS5 expression over the index's terms (core's `columnTerms`).
+ * Every term is a run of letters and digits, so quoting it is always safe.
+ */
+
+/** One free word of a query and the spellings it may also match (typo corrections). */
+export interface TermGroup {
+  term: string;
+  /** The word being typed: any indexed term starting with it matches. */
+  prefix: boolean;
+  corrections: string[];
+}
+
+export interface QueryParts {
+  groups: TermGroup[];
+  /** Each phrase's terms, to be found next to each other in this order. */
+  phrases: string[][];
+  /** One whole-name key per author filter, looked up in the authors column alone. */
+  authorKeys: string[];
+}
+
+const quoted = (term: string) => `"${term}"`;
+
+function groupExpression(group: TermGroup): string {
+  const alternatives = [group.prefix ? `${quoted(group.term)}*` : quoted(group.term)];
+  for (const c of group.corrections) alternatives.push(quoted(c));
+  return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
+}
+
+/**
+ * The FTS5 expression: the free words (all of them, or any in `'OR'` mode), each phrase, each author.
+ * Null when the query has nothing to match (filters only).
+ */
+export function matchExpression(parts: QueryParts, mode: 'AND' | 'OR'): string | null {
+  const all: string[] = [];
+  if (parts.groups.length > 0) {
+    const words = parts.groups.map(groupExpression);
+    all.push(mode === 'OR' && words.length > 1 ? `(${words.join(' OR ')})` : words.join(' AND '));
+  }
+  for (const phrase of parts.phrases) all.push(quoted(phrase.join(' ')));
+  for (const key of parts.authorKeys) all.push(`authors : ${quoted(key)}`);
+  return all.length === 0 ? null : all.join(' AND ');
+}
+
+/** The phrases (as terms) and author keys of a query; the free words are grouped by the caller. */
+export function phrasesAndAuthors(query: ParsedQuery): Omit<QueryParts, 'groups'> {
+  return {
+    phrases: query.phrases.map(phraseTerms).filter((terms) => terms.length > 0),
+    authorKeys: query.authors.flatMap((a) => authorFilterKey(a) ?? []),
+  };
+}
+
+/** The query's filters for the index: topics with every narrower topic, categories lowercased. */
+export function indexFilters(query: ParsedQuery, taxonomy: Taxonomy): IndexFilters {
+  return {
+    topics: query.topics.length > 0 ? topicClosure(query.topics, taxonomy) : null,
+    categories: query.categories.length > 0 ? query.categories.map((c) => c.toLowerCase()) : null,
+    from: query.from,
+    to: query.to,
+  };
+}
+
+/** The topics and every topic under them: a paper tagged with a narrower topic carries the broader one. */
+export function topicClosure(slugs: readonly string[], taxonomy: Taxonomy): string[] {
+  const out = [...new Set(slugs)];
+  const seen = new Set(out);
+  for (let i = 0; i < out.length; i++) {
+    for (const child of taxonomy.children.get(out[i] ?? '') ?? []) {
+      if (!seen.has(child)) {
+        seen.add(child);
+        out.push(child);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+import {
+  MAX_TERM_SHARE,
+  MIN_RELATED_TERMS,
+  RELATED_CANDIDATES,
+  RELATED_SEARCH_OPTIONS,
+  RESULT_AUTHORS_SHOWN,
+  rankRelated,
+  relatedQueryTerms,
+  topicSpecificity,
+  type Author,
+  type RelatedPapersDto,
+  type Taxonomy,
+} from '@quire/core';
+import { QuireError } from '../errors.ts';
+import type { SearchIndex, TermDocs } from '../store/search-index.ts';
+
+/**
+ * Related papers from the on-disk index: the paper's most distinctive title and abstract words as one
+ * OR query over those two columns (bm25 already weighs a rare shared word above a common one), then the
+ * best candidates re-ranked by the topics they share (core's `rankRelated`).
+ */
+
+/**
+ * Postings a related query may read at most (the words' paper counts added up), the rarest words first:
+ * what bounds its cost on a large store, where a few common words would otherwise mean reading and
+ * scoring a large share of the papers. At least MIN_RELATED_TERMS words are always searched.
+ */
+export const RELATED_POSTINGS_BUDGET = 50_000;
+/** A word in fewer papers than this is never too common to search (as in a small collection). */
+const COMMON_FLOOR = 50;
+/** Matches scored at most; see SearchIndex.ranked. */
+const RELATED_WINDOW = 20_000;
+
+const NO_FILTERS = { topics: null, categories: null, from: null, to: null };
+
+const boost = RELATED_SEARCH_OPTIONS.boost ?? {};
+/** Title and abstract as core's related search weighs them; authors not at all. */
+const RELATED_WEIGHTS = { title: boost.title ?? 2, authors: 0, abstract: boost.abstract ?? 1 };
+
+export function relatedPapers(
+  index: SearchIndex,
+  taxonomy: Taxonomy,
+  id: string,
+  limit: number,
+  topicSizes: ReadonlyMap<string, number>,
+): RelatedPapersDto {
+  const self = index.paperRows([id]).get(id);
+  if (!self) throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`, 404);
+  const papers = index.indexedPapers();
+  const terms = distinctiveTerms(index.vocabulary(relatedQueryTerms(self)), papers);
+  if (terms.length === 0) return { id, results: [] };
+  const match = `{title abstract} : (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+  const { rows } = index.ranked(match, NO_FILTERS, RELATED_WEIGHTS, {
+    limit: RELATED_CANDIDATES + 1,
+    offset: 0,
+    window: RELATED_WINDOW,
+  });
+  const tags = tagsWithBroader(index, taxonomy, [id, ...rows.map((r) => r.paperId)]);
+  const hits = rankRelated({
+    selfId: id,
+    selfTags: tags.get(id) ?? [],
+    candidates: rows.map((r) => ({ id: r.paperId, score: r.score, tags: tags.get(r.paperId) ?? [] })),
+    specificity: (slug) => topicSpecificity(topicSizes.get(slug) ?? 0, papers),
+    limit,
+  });
+  const text = index.paperRows(hits.map((h) => h.id));
+  const results = hits.flatMap((hit) => {
+    const row = text.get(hit.id);
+    if (!row) return [];
+    const authors = (JSON.parse(row.authors) as Author[]).map((a) => a.name);
+    return [
+      {
+        id: hit.id,
+        title: row.title,
+        listingDate: row.listing_date,
+        primaryCategory: row.primary_category,
+        authors: authors.slice(0, RESULT_AUTHORS_SHOWN),
+        authorCount: authors.length,
+        score: hit.score,
+        sharedTopics: hit.sharedTopics.map((slug) => ({
+          slug,
+          name: taxonomy.bySlug.get(slug)?.name ?? slug,
+        })),
+      },
+    ];
+  });
+  return { id, results };
+}
+
+/**
+ * The words to search, rarest first: those in at most MAX_TERM_SHARE of the papers, as long as their
+ * postings fit RELATED_POSTINGS_BUDGET; the MIN_RELATED_TERMS rarest whatever they cost.
+ */
+export function distinctiveTerms(found: readonly TermDocs[], papers: number): string[] {
+  const common = Math.max(COMMON_FLOOR, papers * MAX_TERM_SHARE);
+  const rarest = [...found].sort((a, b) => a.docs - b.docs || (a.term < b.term ? -1 : 1));
+  const chosen: string[] = [];
+  let postings = 0;
+  for (const { term, docs } of rarest) {
+    const needed = chosen.length < MIN_RELATED_TERMS;
+    if (!needed && (docs > common || postings + docs > RELATED_POSTINGS_BUDGET)) break;
+    chosen.push(term);
+    postings += docs;
+  }
+  return chosen;
+}
+
+/** Each paper's stored tags with the broader topics they imply; topics the taxonomy no longer has dropped. */
+function tagsWithBroader(
+  index: SearchIndex,
+  taxonomy: Taxonomy,
+  ids: readonly string[],
+): Map<string, string[]> {
+  const byPaper = new Map<string, Set<string>>();
+  for (const { paper_id: id, topic } of index.tagsOf(ids)) {
+    if (!taxonomy.bySlug.has(topic)) continue;
+    let set = byPaper.get(id);
+    if (!set) byPaper.set(id, (set = new Set()));
+    set.add(topic);
+    for (const broader of taxonomy.ancestors.get(topic) ?? []) set.add(broader);
+  }
+  return new Map([...byPaper].map(([id, set]) => [id, [...set]]));
+}

@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultTaxonomy, normalisePaper, type RawPaper, type SearchResponseDto } from '@quire/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/open-store.ts';
+import { FtsSearch } from './fts-search.ts';
+import { matchExpression } from './fts-query.ts';
+
+let dir: string;
+let store: Store;
+let search: FtsSearch;
+
+const PAPERS: RawPaper[] = [
+  {
+    id: '2604.00001',
+    title: 'Reinforcement Learning for Tool-Using Agents',
+    abstract: 'We train multi-agent systems with reinforcement learning and a learned reward model.',
+    authors: ['Jane Doe', 'Wei Li'],
+    categories: ['cs.LG', 'cs.AI'],
+    listingDate: '2026-04-02',
+  },
+  {
+    id: '2604.00002',
+    title: 'Graph Neural Networks at Scale',
+    abstract: 'Message passing on billion-edge graphs. A reward is never mentioned with model here.',
+    authors: ['John Smith', 'Jane Roe'],
+    categories: ['cs.LG'],
+    listingDate: '2026-04-20',
+  },
+  {
+    id: '2604.00003',
+    title: 'A Survey of Retrieval-Augmented Generation',
+    abstract:
+      'Retrieval augmented generation grounds language models. We survey the reward model literature too.',
+    authors: ['Li Wei', 'Marta Müller'],
+    categories: ['cs.CL', 'cs.LG'],
+    listingDate: '2026-05-01',
+  },
+  {
+    id: '2604.00004',
+    title: 'Robot Manipulation from Demonstrations',
+    abstract: 'Imitation learning for dexterous robot hands, with $\\textbf{reinforcement}$ fine-tuning.',
+    authors: ['Doe Kim'],
+    categories: ['cs.RO'],
+    listingDate: null,
+  },
+];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-fts-search-'));
+  store = openStore(join(dir, 'quire.db'));
+  store.papers.upsertBatch(PAPERS.map(normalisePaper), { countsAsListing: true });
+  const tag = store.db.prepare(
+    `INSERT INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, 1, '[]')`,
+  );
+  tag.run('rl-for-tool-use', '2604.00001');
+  tag.run('imitation-learning', '2604.00004');
+  tag.run('rl-for-tool-use', '2604.00003');
+  search = new FtsSearch(store.db, defaultTaxonomy());
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (q: string, limit = 20, offset = 0): SearchResponseDto => search.searchNow(q, { limit, offset });
+const ids = (q: string) => run(q).results.map((r) => r.id);
+
+describe('FtsSearch: words', () => {
+  it('finds a word by its prefix while it is typed, and marks the whole word', () => {
+    expect(ids('reinforc')).toEqual(expect.arrayContaining(['2604.00001', '2604.00004']));
+    const hit = run('reinforc').results.find((r) => r.id === '2604.00001');
+    expect(hit?.highlights.title.filter((s) => s.hit).map((s) => s.text)).toEqual(['Reinforcement']);
+  });
+
+  it('forgives a typo, a swapped pair too, and marks the word as written', () => {
+    expect(ids('reinforcment')).toContain('2604.00001');
+    expect(ids('retreival')).toEqual(['2604.00003']);
+    const hit = run('demonstartions').results[0];
+    expect(hit?.id).toBe('2604.00004');
+    expect(hit?.highlights.title.filter((s) => s.hit).map((s) => s.text)).toEqual(['Demonstrations']);
+  });
+
+  it('ranks a title match above an abstract match', () => {
+    expect(ids('reward')[0]).not.toBe('2604.00004');
+    expect(ids('retrieval')[0]).toBe('2604.00003');
+    expect(ids('graph neural')).toEqual(['2604.00002']);
+  });
+
+  it('reads a hyphenated word either way, plurals folded, accents folded', () => {
+    expect(ids('multi-agent')).toEqual(['2604.00001']);
+    expect(ids('multiagent')).toEqual(['2604.00001']);
+    expect(ids('agents')).toEqual(ids('agent'));
+    expect(ids('muller')).toEqual(['2604.00003']);
+  });
+
+  it('lists papers with any of the words when none has all, and says so', () => {
+    const answer = run('graph demonstrations');
+    expect(answer.matchedAllTerms).toBe(false);
+    expect(answer.results.map((r) => r.id).sort()).toEqual(['2604.00002', '2604.00004']);
+    expect(run('graph').matchedAllTerms).toBe(true);
+  });
+});
+
+describe('FtsSearch: phrases and filters', () => {
+  it('matches a phrase word for word only', () => {
+    expect(ids('"reward model"').sort()).toEqual(['2604.00001', '2604.00003']);
+    expect(ids('"model reward"')).toEqual([]);
+  });
+
+  it('filters by topic (narrower topics included), category, date and author', () => {
+    const parent = defaultTaxonomy().ancestors.get('rl-for-tool-use')?.[0] ?? '';
+    expect(ids(`learning topic:${parent}`)).toEqual(['2604.00001']);
+    expect(ids('topic:imitation-learning')).toEqual(['2604.00004']);
+    expect(ids('reward cat:cs.CL')).toEqual(['2604.00003']);
+    expect(ids('cat:cs').length).toBe(4);
+    expect(ids('reward from:2026-04-10')).toEqual(expect.arrayContaining(['2604.00002', '2604.00003']));
+    expect(ids('reward to:2026-04-10')).toEqual(['2604.00001']);
+    expect(ids('author:"Jane Doe"')).toEqual(['2604.00001']);
+    expect(ids('author:"J. Doe" reward')).toEqual(['2604.00001']);
+  });
+
+  it('lists filters-only queries newest first, undated last, and counts them all', () => {
+    const answer = run('', 2, 1);
+    expect(answer.total).toBe(4);
+    expect(answer.results.map((r) => r.id)).toEqual(['2604.00002', '2604.00001']);
+    expect(ids('cat:cs.LG,cs.RO')).toEqual(['2604.00003', '2604.00002', '2604.00001', '2604.00004']);
+  });
+
+  it('refuses an unknown topic, naming it', () => {
+    expect(() => run('topic:no-such-topic')).toThrow(/no-such-topic/);
+  });
+});
+
+describe('FtsSearch: bounds', () => {
+  it('asks FTS5 at most each distinct word once, each with a few spellings', () => {
+    const answer = run(Array(30).fill('agent').join(' '));
+    expect(answer.results.map((r) => r.id)).toEqual(['2604.00001']);
+    const expression = matchExpression(
+      {
+        groups: Array.from({ length: 8 }, (_, i) => ({
+          term: `word${i}`,
+          prefix: false,
+          corrections: ['a', 'b', 'c', 'd', 'e'],
+        })),
+        phrases: [],
+        authorKeys: [],
+      },
+      'OR',
+    );
+    expect(expression?.match(/"/g)?.length).toBe(8 * 6 * 2);
+  });
+});
+
+describe('FtsSearch: related papers', () => {
+  it('lists papers sharing distinctive words, not the paper itself, naming shared topics', async () => {
+    // Both others say "reward model"; the one sharing a topic comes first.
+    const answer = await search.related('2604.00003', 3, new Map([['rl-for-tool-use', 1]]));
+    expect(answer.results.map((r) => r.id)).toEqual(['2604.00001', '2604.00002']);
+    const name = defaultTaxonomy().bySlug.get('rl-for-tool-use')?.name;
+    expect(answer.results[0]?.sharedTopics).toContainEqual({ slug: 'rl-for-tool-use', name });
+    expect(answer.results[0]?.authors).toEqual(['Jane Doe', 'Wei Li']);
+    await expect(search.related('2605.99999', 3, new Map())).rejects.toThrow(/No paper 2605.99999/);
+  });
+});

@@ -1,0 +1,289 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { SEARCH_COLUMNS } from './search-index-schema.ts';
+
+/**
+ * Reads the on-disk search index (see search-index-schema.ts). Queries take an FTS5 expression built by
+ * the search service and filters applied through indexed tables: tags by paper (`paper_tags`),
+ * categories by paper (`paper_categories`), listing dates in `search_docs`.
+ *
+ * Ranking cost grows with the papers matched (bm25 is computed per match), so a ranked query scores at
+ * most `window` matches: the most recently indexed ones when there are more. Counting is much cheaper
+ * and stays exact.
+ */
+
+/** Filters every query shape takes; an absent filter is null. */
+export interface IndexFilters {
+  /** Papers carrying any of these topics (already including the narrower topics of those asked for). */
+  topics: readonly string[] | null;
+  /** Lowercase categories or archives; a paper matches one of its own categories equal to one, or in it. */
+  categories: readonly string[] | null;
+  from: string | null;
+  to: string | null;
+}
+
+/** bm25 weights per column, in the table's column order (title, authors, abstract). */
+export interface ColumnWeights {
+  title: number;
+  authors: number;
+  abstract: number;
+}
+
+export interface RankedRow {
+  paperId: string;
+  /** bm25, negated: higher is better. */
+  score: number;
+}
+
+export interface PaperTextRow {
+  id: string;
+  title: string;
+  abstract: string;
+  authors: string;
+  primary_category: string;
+  listing_date: string | null;
+}
+
+export interface TermDocs {
+  term: string;
+  docs: number;
+}
+
+export interface ColumnDocs extends TermDocs {
+  field: (typeof SEARCH_COLUMNS)[number];
+}
+
+/** Mean terms per column of an indexed paper. */
+export type AverageTerms = Record<(typeof SEARCH_COLUMNS)[number], number>;
+
+const FROM_FILTER = `d.listing_date >= @from`;
+const TO_FILTER = `d.listing_date <= @to`;
+// Correlated, so each candidate costs one index probe: text queries match far fewer papers than a
+// broad topic or category holds.
+const TOPIC_FILTER = `EXISTS (SELECT 1 FROM paper_tags t
+  WHERE t.paper_id = d.paper_id AND t.topic IN (SELECT value FROM json_each(@topics)))`;
+const CATEGORY_FILTER = `EXISTS (SELECT 1 FROM paper_categories c, json_each(@categories) w
+  WHERE c.paper_id = d.paper_id
+    AND (lower(c.category) = w.value OR substr(lower(c.category), 1, length(w.value) + 1) = w.value || '.'))`;
+// Without text the filter tables drive: a topic's papers are read through its index, not found by
+// probing every paper.
+const TOPIC_SET_FILTER = `d.paper_id IN (SELECT paper_id FROM paper_tags
+  WHERE topic IN (SELECT value FROM json_each(@topics)))`;
+
+const RANKED = (filters: string) => `
+SELECT paper_id AS paperId, -bm25 AS score, count(*) OVER () AS matched FROM (
+  SELECT d.paper_id, bm25(paper_search, @title, @authors, @abstract) AS bm25
+  FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
+  WHERE paper_search MATCH @match${filters}
+  ORDER BY paper_search.rowid DESC LIMIT @window
+) ORDER BY bm25, paper_id LIMIT @limit OFFSET @offset`;
+
+const COUNT_MATCHES = (filters: string) =>
+  filters === ''
+    ? `SELECT count(*) FROM paper_search WHERE paper_search MATCH @match`
+    : `SELECT count(*) FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
+       WHERE paper_search MATCH @match${filters}`;
+
+const NEWEST_MATCHES = (filters: string) => `
+SELECT d.paper_id FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
+WHERE paper_search MATCH @match${filters}
+ORDER BY d.listing_date DESC, d.paper_id DESC LIMIT @limit OFFSET @offset`;
+
+const NEWEST = (filters: string) => `
+SELECT d.paper_id FROM search_docs d WHERE 1${filters}
+ORDER BY d.listing_date DESC, d.paper_id DESC LIMIT @limit OFFSET @offset`;
+
+const COUNT = (filters: string) => `SELECT count(*) FROM search_docs d WHERE 1${filters}`;
+
+// Stops after `cap` rows, so asking whether a common word is rare costs little.
+const HITS_UP_TO = `SELECT count(*) FROM (SELECT 1 FROM paper_search WHERE paper_search MATCH ? LIMIT ?)`;
+const VOCABULARY = `SELECT term, doc AS docs FROM paper_search_vocab
+  WHERE term IN (SELECT value FROM json_each(?))`;
+const COLUMN_VOCABULARY = `SELECT term, col AS field, doc AS docs FROM paper_search_columns
+  WHERE term IN (SELECT value FROM json_each(?))`;
+// FTS5's own running totals: rows, then tokens per column, as SQLite varints (part of FTS5's file format,
+// kept for its bm25). One row, so the figures cost one read.
+const TOTALS = `SELECT block FROM paper_search_data WHERE id = 1`;
+const VOCABULARY_RANGE = `SELECT term, doc AS docs FROM paper_search_vocab
+  WHERE term >= ? AND term < ? LIMIT ?`;
+// Rowids are never reused downwards, so the largest is the number of papers ever indexed: a bound on
+// the papers now indexed that costs one index seek.
+const INDEXED_PAPERS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
+const PAPER_ROWS = `SELECT id, title, abstract, authors, primary_category, listing_date FROM papers
+  WHERE id IN (SELECT value FROM json_each(?))`;
+const TAGS_OF = `SELECT paper_id, topic FROM paper_tags WHERE paper_id IN (SELECT value FROM json_each(?))`;
+
+type Shape = (filters: string) => string;
+
+/** SQLite's variable-length integers: big-endian 7 bits a byte while the top bit is set; a 9th byte is whole. */
+export function readVarints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    let value = 0;
+    for (let n = 0; ; n++) {
+      const byte = bytes[i++] ?? 0;
+      if (n === 8) {
+        value = value * 256 + byte;
+        break;
+      }
+      value = value * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0 || i >= bytes.length) break;
+    }
+    out.push(value);
+  }
+  return out;
+}
+
+export class SearchIndex {
+  readonly #db: Database;
+  readonly #statements = new Map<string, Statement>();
+  readonly #hitsUpTo: Statement<[string, number], number>;
+  readonly #vocabulary: Statement<[string], TermDocs>;
+  readonly #vocabularyRange: Statement<[string, string, number], TermDocs>;
+  readonly #columnVocabulary: Statement<[string], ColumnDocs>;
+  readonly #totals: Statement<[], Buffer>;
+  readonly #indexedPapers: Statement<[], number>;
+  readonly #paperRows: Statement<[string], PaperTextRow>;
+  readonly #tagsOf: Statement<[string], { paper_id: string; topic: string }>;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#hitsUpTo = db.prepare<[string, number], number>(HITS_UP_TO).pluck();
+    this.#vocabulary = db.prepare(VOCABULARY);
+    this.#vocabularyRange = db.prepare(VOCABULARY_RANGE);
+    this.#columnVocabulary = db.prepare(COLUMN_VOCABULARY);
+    this.#totals = db.prepare<[], Buffer>(TOTALS).pluck();
+    this.#indexedPapers = db.prepare<[], number>(INDEXED_PAPERS).pluck();
+    this.#paperRows = db.prepare(PAPER_ROWS);
+    this.#tagsOf = db.prepare(TAGS_OF);
+  }
+
+  /**
+   * A page of the papers matching `match` and the filters, best first by bm25 with `weights`, and how
+   * many match (exactly, also when more than `window` do).
+   */
+  ranked(
+    match: string,
+    filters: IndexFilters,
+    weights: ColumnWeights,
+    page: { limit: number; offset: number; window: number },
+  ): { rows: RankedRow[]; total: number } {
+    const { sql, params } = this.#filtered(filters, false);
+    const rows = this.#statement(RANKED, sql).all({
+      ...params,
+      ...weights,
+      match,
+      window: Math.max(page.window, page.offset + page.limit),
+      limit: page.limit,
+      offset: page.offset,
+    }) as (RankedRow & { matched: number })[];
+    const matched = rows[0]?.matched;
+    // Fewer than the window matched: the window function counted them all.
+    const total =
+      matched !== undefined && matched < page.window ? matched : this.countMatches(match, filters);
+    return { rows: rows.map(({ paperId, score }) => ({ paperId, score })), total };
+  }
+
+  countMatches(match: string, filters: IndexFilters): number {
+    const { sql, params } = this.#filtered(filters, false);
+    return this.#statement(COUNT_MATCHES, sql)
+      .pluck()
+      .get({ ...params, match }) as number;
+  }
+
+  /** Papers matching `match` (or every paper, when null) and the filters, newest listing first. */
+  newest(
+    match: string | null,
+    filters: IndexFilters,
+    page: { limit: number; offset: number },
+  ): { ids: string[]; total: number } {
+    const { sql, params } = this.#filtered(filters, match === null);
+    if (match !== null) {
+      const ids = this.#statement(NEWEST_MATCHES, sql)
+        .pluck()
+        .all({ ...params, match, ...page }) as string[];
+      return { ids, total: this.countMatches(match, filters) };
+    }
+    const ids = this.#statement(NEWEST, sql)
+      .pluck()
+      .all({ ...params, ...page }) as string[];
+    return { ids, total: this.#statement(COUNT, sql).pluck().get(params) as number };
+  }
+
+  /** How many papers match `match`, counting no further than `cap`. */
+  hitsUpTo(match: string, cap: number): number {
+    return this.#hitsUpTo.get(match, cap) ?? 0;
+  }
+
+  /** Papers holding each of `terms` that is indexed at all (terms indexed nowhere are left out). */
+  vocabulary(terms: readonly string[]): TermDocs[] {
+    return terms.length === 0 ? [] : this.#vocabulary.all(JSON.stringify(terms));
+  }
+
+  /** Indexed terms from `from` (included) to `to` (excluded), in order, at most `limit`. */
+  vocabularyRange(from: string, to: string, limit: number): TermDocs[] {
+    return this.#vocabularyRange.all(from, to, limit);
+  }
+
+  /** Papers holding each of `terms`, per column (columns without it left out). */
+  columnVocabulary(terms: readonly string[]): ColumnDocs[] {
+    return terms.length === 0 ? [] : this.#columnVocabulary.all(JSON.stringify(terms));
+  }
+
+  /**
+   * Mean terms per column, from FTS5's totals. A contentless table never takes a deleted row out of them
+   * (an updated paper counts twice, with its old terms and its new), so rows and terms are over-counted
+   * alike and only their ratio is used: a mean over every version ever indexed.
+   */
+  averageTerms(): AverageTerms {
+    const block = this.#totals.get();
+    const values = block ? readVarints(block) : [];
+    const rows = Math.max(1, values[0] ?? 0);
+    const average = Object.fromEntries(SEARCH_COLUMNS.map((c, i) => [c, (values[i + 1] ?? 0) / rows]));
+    return average as AverageTerms;
+  }
+
+  /** At least the number of papers indexed; exact unless papers were deleted. */
+  indexedPapers(): number {
+    return this.#indexedPapers.get() ?? 0;
+  }
+
+  paperRows(ids: readonly string[]): Map<string, PaperTextRow> {
+    if (ids.length === 0) return new Map();
+    return new Map(this.#paperRows.all(JSON.stringify(ids)).map((r) => [r.id, r]));
+  }
+
+  /** The stored (narrowest) tags of each paper. */
+  tagsOf(ids: readonly string[]): { paper_id: string; topic: string }[] {
+    return ids.length === 0 ? [] : this.#tagsOf.all(JSON.stringify(ids));
+  }
+
+  #filtered(filters: IndexFilters, noText: boolean): { sql: string; params: Record<string, unknown> } {
+    const parts: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (filters.from !== null) {
+      parts.push(FROM_FILTER);
+      params.from = filters.from;
+    }
+    if (filters.to !== null) {
+      parts.push(TO_FILTER);
+      params.to = filters.to;
+    }
+    if (filters.topics !== null) {
+      parts.push(noText ? TOPIC_SET_FILTER : TOPIC_FILTER);
+      params.topics = JSON.stringify(filters.topics);
+    }
+    if (filters.categories !== null) {
+      parts.push(CATEGORY_FILTER);
+      params.categories = JSON.stringify(filters.categories);
+    }
+    return { sql: parts.map((p) => `\n  AND ${p}`).join(''), params };
+  }
+
+  #statement(shape: Shape, filters: string): Statement {
+    const sql = shape(filters);
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
+    return statement;
+  }
+}
