@@ -133,6 +133,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       ...(search.state === 'warming' ? ['search'] : []),
     ],
     tagProgress: () => tags.progress,
+    tagError: () => tags.lastError,
     groups: {
       groups: store.groups,
       onInviteRevoked: (invite) => sync.closeInvite(invite.id),

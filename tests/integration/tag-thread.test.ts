@@ -6,12 +6,15 @@ import { TagStore } from '@quire/server/topics/tag-store';
 import { TagThread } from '@quire/server/topics/tag-thread';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { waitFor } from '../src/harness/wait-for.ts';
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const fn of cleanup.splice(0)) fn();
 });
 
+const staleCount = (t: TempStore) =>
+  t.store.db.prepare('SELECT COUNT(*) FROM papers WHERE tags_stale = 1').pluck().get() as number;
 const staleOf = (t: TempStore, id: string) =>
   t.store.db.prepare('SELECT tags_stale FROM papers WHERE id = ?').pluck().get(id) as number;
 
@@ -51,6 +54,27 @@ describe('the tag thread', () => {
     await thread.close();
     expect(lines.join('\n')).toMatch(/tags: /);
   });
+
+  it('a run that fails (the store locked past its timeout) is reported and tried again until it succeeds', async () => {
+    const t = tempStore();
+    cleanup.push(() => t.dispose());
+    await importPaths(t.store, [listingsDir]);
+    // Another writer holds the write lock: the thread's first batch waits out its busy timeout and fails.
+    t.store.db.exec('BEGIN IMMEDIATE');
+    const lines: string[] = [];
+    const thread = new TagThread(t.dbPath, { log: (line) => lines.push(line), retryAfterMs: 50 });
+    cleanup.push(() => void thread.close());
+    await expect(thread.ready).rejects.toThrow(/Tagging failed/);
+    expect(thread.lastError).toMatch(/locked|busy/i);
+    expect(lines.join('\n')).toMatch(/trying again in/);
+    t.store.db.exec('COMMIT');
+    await waitFor(
+      'the retried run to tag the store',
+      () => (thread.lastError === null && staleCount(t) === 0 ? true : undefined),
+      60_000,
+    );
+    await thread.close();
+  }, 120_000);
 
   it('tags a store in its thread and reports each run', async () => {
     const t = tempStore();

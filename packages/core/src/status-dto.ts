@@ -43,6 +43,8 @@ export interface StatusDto {
   warming: string[];
   /** Papers tagged so far of those the current tagging run has to tag; null when none is running. */
   tagging: { done: number; total: number } | null;
+  /** Why the last tagging run failed, while it is being retried; null when the last run succeeded. */
+  taggingError: string | null;
   recentIngests: IngestDto[];
 }
 

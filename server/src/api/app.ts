@@ -45,6 +45,8 @@ export interface AppOptions {
   warming?: () => string[];
   /** How far the tag thread's current run has got, or null between runs. */
   tagProgress?: () => { done: number; total: number } | null;
+  /** Why the last tagging run failed (it is retried), or null. */
+  tagError?: () => string | null;
   /** Groups and invites (/api/groups); absent when the server was started without group sync. */
   groups?: GroupRoutesOptions;
 }
@@ -116,6 +118,7 @@ export function createApp(options: AppOptions): Hono {
       harvest: options.harvestState() ?? initialHarvestState('disabled'),
       warming: options.warming?.() ?? [],
       tagging: options.tagProgress?.() ?? null,
+      taggingError: options.tagError?.() ?? null,
       recentIngests: store.state.recentIngests(10).map((r) => ({
         kind: r.kind,
         source: r.source,

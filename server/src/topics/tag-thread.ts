@@ -11,7 +11,11 @@ export interface TagThreadOptions {
   log?: (line: string) => void;
   /** Called on the server's thread after every run that wrote tags, to drop caches built on the old ones. */
   onTagged?: (report: RetagReport) => void;
+  /** A failed run (the store locked by another writer past its timeout, say) is tried again this long after, doubling up to 10 minutes. */
+  retryAfterMs?: number;
 }
+
+const MAX_RETRY_MS = 600_000;
 
 export interface TagProgress {
   done: number;
@@ -36,6 +40,10 @@ export class TagThread {
   readonly #worker: Worker;
   readonly #log: (line: string) => void;
   readonly #onTagged: (report: RetagReport) => void;
+  readonly #retryAfterMs: number;
+  #failures = 0;
+  #retry: NodeJS.Timeout | null = null;
+  #lastError: string | null = null;
   readonly #stop = new SharedArrayBuffer(4);
   readonly #exited: Promise<unknown>;
   /** Resolves when the first run, started with the thread, has ended (rejects if it failed). */
@@ -50,6 +58,7 @@ export class TagThread {
   constructor(dbPath: string, options: TagThreadOptions = {}) {
     this.#log = options.log ?? (() => {});
     this.#onTagged = options.onTagged ?? (() => {});
+    this.#retryAfterMs = options.retryAfterMs ?? 30_000;
     this.#worker = startWorker(WORKER_ENTRY, { dbPath, stop: this.#stop } satisfies TagWorkerData);
     // once() rejects if 'error' comes first; close() only needs to know the thread is gone, and an
     // unawaited rejection here would take the whole server down with the thread.
@@ -71,6 +80,11 @@ export class TagThread {
   get state(): 'warming' | 'ready' | 'failed' | 'closed' {
     if (this.#alive !== 'running') return this.#alive;
     return this.#warmed ? 'ready' : 'warming';
+  }
+
+  /** Why the last run failed, until one succeeds (it is retried in the background); null otherwise. */
+  get lastError(): string | null {
+    return this.#lastError;
   }
 
   /** How far the current run has got, or null between runs. */
@@ -97,6 +111,7 @@ export class TagThread {
     if (this.#alive === 'closed') return;
     const failed = this.#alive === 'failed';
     this.#alive = 'closed';
+    if (this.#retry) clearTimeout(this.#retry);
     const closing = new QuireError('store-error', 'The server is shutting down; tagging stopped.', 503);
     for (const run of [this.#running, this.#queued]) run?.reject(closing);
     this.#running = this.#queued = null;
@@ -132,6 +147,8 @@ export class TagThread {
         return;
       case 'done':
         this.#finish();
+        this.#failures = 0;
+        this.#lastError = null;
         try {
           if (reply.report.stalePapers > 0) {
             this.#log(
@@ -146,11 +163,20 @@ export class TagThread {
           run.resolve(reply.report);
         }
         return;
-      case 'error':
+      case 'error': {
         this.#finish();
-        this.#log(`tags: tagging failed: ${reply.message}`);
+        this.#lastError = reply.message;
+        const delay = Math.min(MAX_RETRY_MS, this.#retryAfterMs * 2 ** this.#failures);
+        this.#failures++;
+        this.#log(`tags: tagging failed: ${reply.message}; trying again in ${Math.round(delay / 1000)} s`);
+        this.#retry ??= setTimeout(() => {
+          this.#retry = null;
+          if (this.#alive === 'running') void this.retag().catch(() => {});
+        }, delay);
+        this.#retry.unref();
         run.reject(new QuireError('store-error', `Tagging failed: ${reply.message}`, 500));
         return;
+      }
     }
   }
 
