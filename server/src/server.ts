@@ -15,7 +15,6 @@ import { QuireError } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
 import { SyncServer } from './sync/sync-server.ts';
 import { defaultTaxonomy } from '@quire/core';
-import type { RetagReport } from './topics/retag.ts';
 import { TagThread } from './topics/tag-thread.ts';
 import { TopicService } from './topics/topic-service.ts';
 
@@ -26,7 +25,7 @@ export interface RunningServer {
   scheduler: HarvestScheduler | null;
   /** Group sync on the same port: ws://host:port/yjs/<groupId>, the token offered as a subprotocol. */
   sync: SyncServer;
-  /** Settles once start-up work (tagging what is stale, building the search index) is done; /api/ready says the same. */
+  /** Settles once start-up work (tagging what is stale) is done; /api/ready says the same. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -65,21 +64,13 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // there, the server answering meanwhile from the tags committed so far (a paper keeps its old tags
   // until its new ones are written).
   const tags = new TagThread(config.dbPath, { log, onTagged: () => topics.invalidate() });
-  // Search in a worker thread too, its index built once the start-up run has brought the tags it carries
-  // up to date (it needs no refresh after that run); the first searches wait for it.
-  const tagsWarm = tags.ready.catch(() => {});
-  const search = new SearchThread(config.dbPath, { log, buildAfter: tagsWarm });
-  /** After papers were written (a harvest, a fetch): tags them, then brings search up to date. */
+  // Search in a worker thread too, over the on-disk index the papers are written with: nothing to build
+  // or refresh, and its topic: filters read the tags as they are committed.
+  const search = new SearchThread(config.dbPath, { log });
+  /** After papers were written (a harvest, a fetch): tags them. */
   const refreshTags = async (): Promise<void> => {
-    // Taken when the papers are already written: if the index was not built yet, its build may read them
-    // before their tags, and only a rebuild after this run puts the tags in. Otherwise an incremental
-    // refresh re-reads every row written since the last one, now with its tags.
-    const searchWasReady = search.state === 'ready';
     const run = tags.retag().then(
-      (report: RetagReport) => {
-        const topicsMoved = report.changedTopics.length > 0 || report.removedTopics.length > 0;
-        if (report.stalePapers > 0 || topicsMoved) search.refresh({ full: topicsMoved || !searchWasReady });
-      },
+      () => {},
       (err: unknown) => log(`tags: ${err instanceof Error ? err.message : String(err)}`),
     );
     // While the start-up run tags the whole store, a fetched paper would wait for all of it: answer with
@@ -128,10 +119,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     search,
     webDir,
     maxBodyBytes: config.maxBodyBytes,
-    warming: () => [
-      ...(tags.state === 'warming' ? ['tags'] : []),
-      ...(search.state === 'warming' ? ['search'] : []),
-    ],
+    warming: () => (tags.state === 'warming' ? ['tags'] : []),
     tagProgress: () => tags.progress,
     tagError: () => tags.lastError,
     groups: {
@@ -156,7 +144,10 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     store,
     scheduler,
     sync,
-    ready: Promise.allSettled([tags.ready, search.ready]).then(() => {}),
+    ready: tags.ready.then(
+      () => {},
+      () => {},
+    ),
     async close() {
       await scheduler?.stop();
       await tags.close();

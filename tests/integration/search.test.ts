@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTaxonomy, normalisePaper, type Author, type SearchResponseDto } from '@quire/core';
 import { createApp } from '@quire/server/api/app';
 import { importPaths } from '@quire/server/ingest/import-dumps';
-import { SearchService } from '@quire/server/search/search-service';
+import { FtsSearch } from '@quire/server/search/fts-search';
 import { openStore } from '@quire/server/store/open-store';
 import { sampleQueries, timeQueries } from '@quire/server/search/search-timing';
 import { openTopics } from '@quire/server/topics/open-topics';
@@ -19,7 +19,7 @@ interface Row {
 }
 
 let t: TempStore;
-let search: SearchService;
+let search: FtsSearch;
 let app: ReturnType<typeof createApp>;
 let rows: Row[];
 
@@ -27,8 +27,7 @@ beforeAll(async () => {
   t = tempStore();
   await importPaths(t.store, [listingsDir]);
   const { topics } = openTopics(t.store);
-  search = new SearchService(t.store.db, topics.taxonomy);
-  search.build();
+  search = new FtsSearch(t.store.db, topics.taxonomy);
   app = createApp({ store: t.store, harvestState: () => null, topics, search });
   rows = t.store.db
     .prepare('SELECT id, title, abstract, authors, listing_date FROM papers ORDER BY id')
@@ -242,7 +241,7 @@ describe('GET /api/search over the corpus', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('finds a paper stored after the build once refreshed', async () => {
+  it('finds a paper as soon as it is stored, and under its topics once they are written', async () => {
     const asOf = rows.reduce((m, r) => ((r.listing_date ?? '') > m ? (r.listing_date ?? '') : m), '');
     t.store.papers.upsertBatch(
       [
@@ -258,9 +257,8 @@ describe('GET /api/search over the corpus', () => {
       ],
       { countsAsListing: true },
     );
-    retag(t.store.db, defaultTaxonomy());
-    expect(search.refresh()).toMatchObject({ mode: 'incremental', papers: 1 });
     expect(ids(await get('quokkanomic'))).toEqual(['2605.99901']);
+    retag(t.store.db, defaultTaxonomy());
     // Tagged 3D Gaussian Splatting, so found under that topic's broader topics as well.
     const broader = defaultTaxonomy().ancestors.get('3d-gaussian-splatting') ?? [];
     expect(broader.length).toBeGreaterThan(0);
@@ -269,9 +267,8 @@ describe('GET /api/search over the corpus', () => {
     }
   });
 
-  it('indexes a paper noticed before its tags were written again, with its tags, on refresh', async () => {
-    // Another connection writes (as the server's writer does beside the search thread): the search that
-    // follows notices the commit and indexes the paper before retag has given it any topics.
+  it('finds a paper another connection stored at once, and under its topics once they are written', async () => {
+    // Another connection writes, as the server's writer does beside the search thread's reader.
     const writer = openStore(t.dbPath);
     try {
       const asOf = rows.reduce((m, r) => ((r.listing_date ?? '') > m ? (r.listing_date ?? '') : m), '');
@@ -292,11 +289,10 @@ describe('GET /api/search over the corpus', () => {
       expect(ids(await get('wombatic'))).toEqual(['2605.99902']);
       expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual([]);
       retag(writer.db, defaultTaxonomy());
+      expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual(['2605.99902']);
     } finally {
       writer.close();
     }
-    search.refresh();
-    expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual(['2605.99902']);
   });
 
   it('has a timing helper for the benchmark (counts only; speed is for pnpm bench)', () => {

@@ -13,7 +13,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
-import type { SearchApi } from '../search/search-service.ts';
+import type { SearchApi } from '../search/search-api.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
@@ -39,8 +39,8 @@ export interface AppOptions {
   /** Largest accepted request body on /api/*, in bytes; DEFAULT_MAX_BODY_BYTES when left out. */
   maxBodyBytes?: number;
   /**
-   * Parts still starting up ('tags' while stale tags are brought up to date, 'search' while its index is
-   * built); /api/status and /api/ready report them.
+   * Parts still starting up ('tags' while stale tags are brought up to date); /api/status and /api/ready
+   * report them.
    */
   warming?: () => string[];
   /** How far the tag thread's current run has got, or null between runs. */

@@ -107,6 +107,9 @@ describe('FtsSearch: phrases and filters', () => {
   it('matches a phrase word for word only', () => {
     expect(ids('"reward model"').sort()).toEqual(['2604.00001', '2604.00003']);
     expect(ids('"model reward"')).toEqual([]);
+    // A phrase alone is ranked: the title match first.
+    expect(ids('"retrieval augmented"')[0]).toBe('2604.00003');
+    expect(run('"reward model"').results.every((r) => r.score > 0)).toBe(true);
   });
 
   it('filters by topic (narrower topics included), category, date and author', () => {

@@ -31,7 +31,7 @@ import {
 } from './fts-query.ts';
 import { relatedPapers } from './fts-related.ts';
 import { matchedTermsOf, rerankScores, type Candidate, type RankedWord } from './rerank.ts';
-import type { SearchApi, SearchPage } from './search-service.ts';
+import type { SearchApi, SearchPage } from './search-api.ts';
 import { editDistance, oneEditAway, prefixEnd } from './typo-candidates.ts';
 
 /** FTS5's first matches scored again per field, as minisearch scores them (see rerank.ts). */
@@ -87,7 +87,8 @@ export class FtsSearch implements SearchApi {
     const parts: QueryParts = { ...base, groups };
     const first = matchExpression(parts, 'AND');
     if (first === null) return this.#unranked(query, null, filters, page);
-    if (groups.length === 0) return this.#unranked(query, first, filters, page);
+    // Authors narrow but do not rank: with no words or phrases, the newest first.
+    if (groups.length === 0 && parts.phrases.length === 0) return this.#unranked(query, first, filters, page);
 
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.

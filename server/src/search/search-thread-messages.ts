@@ -1,19 +1,16 @@
 import type { CoreErrorCode, RelatedPapersDto, SearchResponseDto } from '@quire/core';
 import type { QuireErrorCode } from '../errors.ts';
-import type { SearchPage } from './search-service.ts';
+import type { SearchPage } from './search-api.ts';
 
 /** What the server's search thread is started with. */
 export interface SearchWorkerData {
   dbPath: string;
-  /** One Int32 the thread waits on before building, until the server sets it (its tags are up to date). */
-  gate: SharedArrayBuffer;
 }
 
 /** Server → search thread. `seq` pairs a request with its reply. */
 export type SearchRequest =
   | { kind: 'search'; seq: number; q: string; page: SearchPage }
-  | { kind: 'related'; seq: number; id: string; limit: number; topicSizes: Map<string, number> }
-  | { kind: 'refresh'; seq: number; full: boolean };
+  | { kind: 'related'; seq: number; id: string; limit: number; topicSizes: Map<string, number> };
 
 /**
  * An error crossing the thread boundary, as the parts that survive structured cloning: a QuireError, or a
@@ -25,8 +22,6 @@ export type SearchErrorData =
 
 /** Search thread → server. */
 export type SearchReply =
-  | { kind: 'ready'; papers: number; durationMs: number }
   | { kind: 'failed'; error: SearchErrorData }
-  | { kind: 'log'; line: string }
-  | { kind: 'answer'; seq: number; value: SearchResponseDto | RelatedPapersDto | null }
+  | { kind: 'answer'; seq: number; value: SearchResponseDto | RelatedPapersDto }
   | { kind: 'error'; seq: number; error: SearchErrorData };

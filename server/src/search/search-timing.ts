@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { SearchPage, SearchService } from './search-service.ts';
+import type { FtsSearch } from './fts-search.ts';
+import type { SearchPage } from './search-api.ts';
 
 /** Query latency over a set of queries, in milliseconds. */
 export interface QueryTimings {
@@ -59,7 +60,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 /** Times each query through the whole service (parse, search, filters, page rows, highlights). */
 export function timeQueries(
-  service: Pick<SearchService, 'searchNow'>,
+  service: Pick<FtsSearch, 'searchNow'>,
   queries: readonly string[],
   page: SearchPage = { limit: 20, offset: 0 },
 ): QueryTimings {

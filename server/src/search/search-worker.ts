@@ -2,17 +2,19 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CoreError, defaultTaxonomy } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
 import { openReadOnlyDatabase } from '../store/open-database.ts';
+import { FtsSearch } from './fts-search.ts';
 import type {
   SearchErrorData,
   SearchReply,
   SearchRequest,
   SearchWorkerData,
 } from './search-thread-messages.ts';
-import { SearchService } from './search-service.ts';
 
 /**
- * The search thread: it builds the in-memory index and answers every search, so neither the build nor a
- * costly query holds up the server's event loop (pings, pages, group sync).
+ * The search thread: it answers every search over its own read-only connection, so a costly query (a
+ * short prefix, an any-word retry over a large store) never holds up the server's event loop (pings,
+ * pages, group sync). The index is on disk: there is nothing to build, and each query reads what is
+ * committed.
  */
 
 const port = parentPort;
@@ -27,17 +29,10 @@ function errorData(err: unknown): SearchErrorData {
   return { type: 'quire', code: 'store-error', message: `Search failed: ${errorMessage(err)}`, status: 500 };
 }
 
-const { dbPath, gate } = workerData as SearchWorkerData;
-// The index carries each paper's topics, so it is built once the tags are up to date. Blocking is
-// fine here: this thread has nothing else to do, and requests wait in its queue meanwhile.
-Atomics.wait(new Int32Array(gate), 0, 0);
-let service: SearchService;
+const { dbPath } = workerData as SearchWorkerData;
+let search: FtsSearch;
 try {
-  service = new SearchService(openReadOnlyDatabase(dbPath), defaultTaxonomy(), {
-    log: (line) => post({ kind: 'log', line }),
-  });
-  const report = service.build();
-  post({ kind: 'ready', papers: report.papers, durationMs: report.durationMs });
+  search = new FtsSearch(openReadOnlyDatabase(dbPath), defaultTaxonomy());
 } catch (err) {
   post({ kind: 'failed', error: errorData(err) });
   throw err;
@@ -46,16 +41,13 @@ try {
 async function answer(request: SearchRequest): Promise<SearchReply & { kind: 'answer' }> {
   switch (request.kind) {
     case 'search':
-      return { kind: 'answer', seq: request.seq, value: await service.search(request.q, request.page) };
+      return { kind: 'answer', seq: request.seq, value: await search.search(request.q, request.page) };
     case 'related':
       return {
         kind: 'answer',
         seq: request.seq,
-        value: await service.related(request.id, request.limit, request.topicSizes),
+        value: await search.related(request.id, request.limit, request.topicSizes),
       };
-    case 'refresh':
-      service.refresh({ full: request.full });
-      return { kind: 'answer', seq: request.seq, value: null };
   }
 }
 

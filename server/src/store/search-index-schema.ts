@@ -122,7 +122,7 @@ export function searchAuthors(authorsJson: string): string {
 }
 
 /**
- * Registers the functions the search triggers call. Every connection that writes papers needs them;
+ * Registers the functions the search index is written with. Every connection that writes papers needs them;
  * `migrate` registers them, and every writing connection is opened through it.
  */
 export function registerSearchFunctions(db: Database): void {
