@@ -53,14 +53,28 @@ export function phrasesAndAuthors(query: ParsedQuery): Omit<QueryParts, 'groups'
   };
 }
 
-/** The query's filters for the index: topics with every narrower topic, categories lowercased. */
-export function indexFilters(query: ParsedQuery, taxonomy: Taxonomy): IndexFilters {
-  return {
-    topics: query.topics.length > 0 ? topicClosure(query.topics, taxonomy) : null,
-    categories: query.categories.length > 0 ? query.categories.map((c) => c.toLowerCase()) : null,
-    from: query.from,
-    to: query.to,
-  };
+/**
+ * The query's filters for the index, categories lowercased. Topics are read from the store's closure of
+ * each paper's tags when it was kept with this taxonomy's hierarchy (`storedNarrower` gives, per topic,
+ * the topics that closure counts under it); otherwise from the tags, every narrower topic listed.
+ */
+export function indexFilters(
+  query: ParsedQuery,
+  taxonomy: Taxonomy,
+  storedNarrower: (slug: string) => readonly string[],
+): IndexFilters {
+  const categories = query.categories.length > 0 ? query.categories.map((c) => c.toLowerCase()) : null;
+  const base = { categories, from: query.from, to: query.to };
+  if (query.topics.length === 0) return { ...base, topics: null, topicsFrom: 'tags' };
+  const kept = query.topics.every((slug) => sameSet(storedNarrower(slug), topicClosure([slug], taxonomy)));
+  return kept
+    ? { ...base, topics: [...new Set(query.topics)], topicsFrom: 'closure' }
+    : { ...base, topics: topicClosure(query.topics, taxonomy), topicsFrom: 'tags' };
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((x) => set.has(x));
 }
 
 /** The topics and every topic under them: a paper tagged with a narrower topic carries the broader one. */

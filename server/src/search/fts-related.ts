@@ -12,7 +12,7 @@ import {
   type Taxonomy,
 } from '@quire/core';
 import { QuireError } from '../errors.ts';
-import type { SearchIndex, TermDocs } from '../store/search-index.ts';
+import type { IndexFilters, SearchIndex, TermDocs } from '../store/search-index.ts';
 
 /**
  * Related papers from the on-disk index: the paper's most distinctive title and abstract words as one
@@ -31,7 +31,7 @@ const COMMON_FLOOR = 50;
 /** Matches scored at most; see SearchIndex.ranked. */
 const RELATED_WINDOW = 20_000;
 
-const NO_FILTERS = { topics: null, categories: null, from: null, to: null };
+const NO_FILTERS: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
 
 const boost = RELATED_SEARCH_OPTIONS.boost ?? {};
 /** Title and abstract as core's related search weighs them; authors not at all. */

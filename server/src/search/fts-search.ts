@@ -37,7 +37,7 @@ import { editDistance, oneEditAway, prefixEnd } from './typo-candidates.ts';
 /** FTS5's first matches scored again per field, as minisearch scores them (see rerank.ts). */
 export const RERANK_CANDIDATES = 60;
 /** Matches scored per query at most (the most recently indexed ones when more match); see SearchIndex. */
-export const RANK_WINDOW = 20_000;
+export const RANK_WINDOW = 5_000;
 /** A word found in at most this many papers may be a typo: near spellings found more often join it. */
 export const FEW_HITS = 2;
 /** Spellings tried besides a word, the most used first. */
@@ -76,7 +76,7 @@ export class FtsSearch implements SearchApi {
   searchNow(q: string, page: SearchPage): SearchResponseDto {
     const query = parseQuery(q);
     this.#checkTopics(query);
-    const filters = indexFilters(query, this.#taxonomy);
+    const filters = indexFilters(query, this.#taxonomy, (slug) => this.#index.storedNarrower(slug));
     const terms = [...new Set(queryTermsOf(query.text))];
     const base = phrasesAndAuthors(query);
     const groups = terms.map((term, i) => ({

@@ -3,16 +3,18 @@
  * the service looks the candidates up.
  */
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
 
 /**
  * Every string one edit away: a character dropped, two neighbours swapped (a common slip, one edit here
- * rather than two), one replaced or one added. Replacements and additions use ASCII letters and digits plus
- * the word's own characters, so an accent-folded or non-Latin word is still covered. About 75 per letter.
+ * rather than two), one replaced or one added. Replacements and additions use ASCII letters (digits too
+ * in a word that has one) plus the word's own characters, so an accent-folded or non-Latin word is still
+ * covered. About 55 per letter: each is looked up in the vocabulary.
  */
 export function oneEditAway(word: string): string[] {
   const chars = [...word];
-  const letters = new Set([...ALPHABET, ...chars]);
+  const letters = new Set([...LETTERS, ...(/\d/.test(word) ? DIGITS : ''), ...chars]);
   const out = new Set<string>();
   const at = (i: number, j: number) => chars.slice(i, j).join('');
   for (let i = 0; i <= chars.length; i++) {

@@ -35,7 +35,7 @@ function paper(overrides: Partial<RawPaper> = {}): PaperEntity {
   });
 }
 
-const NONE: IndexFilters = { topics: null, categories: null, from: null, to: null };
+const NONE: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
 const LISTING = { countsAsListing: true };
 const matching = (match: string, filters = NONE) =>
   index.newest(match, filters, { limit: 10, offset: 0 }).ids;

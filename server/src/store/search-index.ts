@@ -7,14 +7,19 @@ import { SEARCH_COLUMNS } from './search-index-schema.ts';
  * categories by paper (`paper_categories`), listing dates in `search_docs`.
  *
  * Ranking cost grows with the papers matched (bm25 is computed per match), so a ranked query scores at
- * most `window` matches: the most recently indexed ones when there are more. Counting is much cheaper
- * and stays exact.
+ * most `window` matches: all of them when no more match, else the most recently indexed. Counting is much
+ * cheaper and stays exact.
  */
 
 /** Filters every query shape takes; an absent filter is null. */
 export interface IndexFilters {
-  /** Papers carrying any of these topics (already including the narrower topics of those asked for). */
+  /**
+   * Papers carrying any of these topics: read from `paper_topics` (each paper's tags with every broader
+   * topic, kept by the store) when `topicsFrom` is 'closure', or from the stored tags when it is 'tags',
+   * in which case the list already holds every narrower topic of those asked for.
+   */
   topics: readonly string[] | null;
+  topicsFrom: 'closure' | 'tags';
   /** Lowercase categories or archives; a paper matches one of its own categories equal to one, or in it. */
   categories: readonly string[] | null;
   from: string | null;
@@ -64,12 +69,36 @@ const TOPIC_FILTER = `EXISTS (SELECT 1 FROM paper_tags t
 const CATEGORY_FILTER = `EXISTS (SELECT 1 FROM paper_categories c, json_each(@categories) w
   WHERE c.paper_id = d.paper_id
     AND (lower(c.category) = w.value OR substr(lower(c.category), 1, length(w.value) + 1) = w.value || '.'))`;
+const TOPIC_CLOSURE_FILTER = `EXISTS (SELECT 1 FROM paper_topics t
+  WHERE t.topic IN (SELECT value FROM json_each(@topics)) AND t.paper_id = d.paper_id)`;
 // Without text the filter tables drive: a topic's papers are read through its index, not found by
 // probing every paper.
 const TOPIC_SET_FILTER = `d.paper_id IN (SELECT paper_id FROM paper_tags
   WHERE topic IN (SELECT value FROM json_each(@topics)))`;
+const TOPIC_CLOSURE_SET_FILTER = `d.paper_id IN (SELECT paper_id FROM paper_topics
+  WHERE topic IN (SELECT value FROM json_each(@topics)))`;
 
-const RANKED = (filters: string) => `
+// Without filters: every match ranked by FTS5 itself (its `rank` column, sorted inside the table: cheaper
+// per match than bm25() as a column), then the page's papers looked up.
+const RANKED_ALL = `
+SELECT d.paper_id AS paperId, -m.rank AS score FROM (
+  SELECT rowid AS doc, rank FROM paper_search
+  WHERE paper_search MATCH @match AND rank MATCH @rank
+  ORDER BY rank LIMIT @limit OFFSET @offset
+) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.rank, d.paper_id`;
+
+// Without filters, more matches than the window: the `window` most recently indexed ones ranked.
+const RANKED_RECENT = `
+SELECT d.paper_id AS paperId, -m.bm25 AS score FROM (
+  SELECT doc, bm25 FROM (
+    SELECT rowid AS doc, bm25(paper_search, @title, @authors, @abstract) AS bm25 FROM paper_search
+    WHERE paper_search MATCH @match ORDER BY rowid DESC LIMIT @window
+  ) ORDER BY bm25 LIMIT @limit OFFSET @offset
+) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.bm25, d.paper_id`;
+
+// With filters, whose probes cost more than ranking: one pass that ranks the `window` most recently
+// indexed matches passing them and counts those it read.
+const RANKED_FILTERED = (filters: string) => `
 SELECT paper_id AS paperId, -bm25 AS score, count(*) OVER () AS matched FROM (
   SELECT d.paper_id, bm25(paper_search, @title, @authors, @abstract) AS bm25
   FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
@@ -110,9 +139,16 @@ const VOCABULARY_RANGE = `SELECT term, doc AS docs FROM paper_search_vocab
 const INDEXED_PAPERS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
 const PAPER_ROWS = `SELECT id, title, abstract, authors, primary_category, listing_date FROM papers
   WHERE id IN (SELECT value FROM json_each(?))`;
+const NARROWER_STORED = `SELECT topic FROM topic_closure WHERE broader = ?`;
 const TAGS_OF = `SELECT paper_id, topic FROM paper_tags WHERE paper_id IN (SELECT value FROM json_each(?))`;
 
 type Shape = (filters: string) => string;
+
+/** FTS5's `rank MATCH` argument: bm25 with these weights, as literal numbers. */
+function rankFunction(weights: ColumnWeights): string {
+  const number = (n: number) => (Number.isFinite(n) ? n.toFixed(6) : '0');
+  return `bm25(${number(weights.title)}, ${number(weights.authors)}, ${number(weights.abstract)})`;
+}
 
 /** SQLite's variable-length integers: big-endian 7 bits a byte while the top bit is set; a 9th byte is whole. */
 export function readVarints(bytes: Uint8Array): number[] {
@@ -145,6 +181,9 @@ export class SearchIndex {
   readonly #indexedPapers: Statement<[], number>;
   readonly #paperRows: Statement<[string], PaperTextRow>;
   readonly #tagsOf: Statement<[string], { paper_id: string; topic: string }>;
+  readonly #narrowerStored: Statement<[string], string>;
+  readonly #rankedAll: Statement<[Record<string, unknown>], RankedRow>;
+  readonly #rankedRecent: Statement<[Record<string, unknown>], RankedRow>;
 
   constructor(db: Database) {
     this.#db = db;
@@ -156,6 +195,9 @@ export class SearchIndex {
     this.#indexedPapers = db.prepare<[], number>(INDEXED_PAPERS).pluck();
     this.#paperRows = db.prepare(PAPER_ROWS);
     this.#tagsOf = db.prepare(TAGS_OF);
+    this.#narrowerStored = db.prepare<[string], string>(NARROWER_STORED).pluck();
+    this.#rankedAll = db.prepare(RANKED_ALL);
+    this.#rankedRecent = db.prepare(RANKED_RECENT);
   }
 
   /**
@@ -168,20 +210,30 @@ export class SearchIndex {
     weights: ColumnWeights,
     page: { limit: number; offset: number; window: number },
   ): { rows: RankedRow[]; total: number } {
+    const window = Math.max(page.window, page.offset + page.limit);
     const { sql, params } = this.#filtered(filters, false);
-    const rows = this.#statement(RANKED, sql).all({
-      ...params,
-      ...weights,
-      match,
-      window: Math.max(page.window, page.offset + page.limit),
-      limit: page.limit,
-      offset: page.offset,
-    }) as (RankedRow & { matched: number })[];
-    const matched = rows[0]?.matched;
-    // Fewer than the window matched: the window function counted them all.
-    const total =
-      matched !== undefined && matched < page.window ? matched : this.countMatches(match, filters);
-    return { rows: rows.map(({ paperId, score }) => ({ paperId, score })), total };
+    if (sql !== '') {
+      const rows = this.#statement(RANKED_FILTERED, sql).all({
+        ...params,
+        ...weights,
+        match,
+        window,
+        limit: page.limit,
+        offset: page.offset,
+      }) as (RankedRow & { matched: number })[];
+      const matched = rows[0]?.matched;
+      // Fewer than the window passed: the window function counted them all.
+      const total = matched !== undefined && matched < window ? matched : this.countMatches(match, filters);
+      return { rows: rows.map(({ paperId, score }) => ({ paperId, score })), total };
+    }
+    // Counting is a cheap pass over the matches; with none there is nothing to rank.
+    const total = this.countMatches(match, filters);
+    if (total === 0 || page.offset >= total) return { rows: [], total };
+    const rows =
+      total <= window
+        ? this.#rankedAll.all({ match, rank: rankFunction(weights), ...page })
+        : this.#rankedRecent.all({ match, ...weights, ...page, window });
+    return { rows, total };
   }
 
   countMatches(match: string, filters: IndexFilters): number {
@@ -253,6 +305,14 @@ export class SearchIndex {
     return new Map(this.#paperRows.all(JSON.stringify(ids)).map((r) => [r.id, r]));
   }
 
+  /**
+   * The topics `paper_topics` counts under `topic` (itself included), as the store's recorded hierarchy
+   * says: when they are the taxonomy's, `paper_topics` answers a topic: filter exactly.
+   */
+  storedNarrower(topic: string): string[] {
+    return this.#narrowerStored.all(topic);
+  }
+
   /** The stored (narrowest) tags of each paper. */
   tagsOf(ids: readonly string[]): { paper_id: string; topic: string }[] {
     return ids.length === 0 ? [] : this.#tagsOf.all(JSON.stringify(ids));
@@ -270,7 +330,9 @@ export class SearchIndex {
       params.to = filters.to;
     }
     if (filters.topics !== null) {
-      parts.push(noText ? TOPIC_SET_FILTER : TOPIC_FILTER);
+      const closure = filters.topicsFrom === 'closure';
+      if (noText) parts.push(closure ? TOPIC_CLOSURE_SET_FILTER : TOPIC_SET_FILTER);
+      else parts.push(closure ? TOPIC_CLOSURE_FILTER : TOPIC_FILTER);
       params.topics = JSON.stringify(filters.topics);
     }
     if (filters.categories !== null) {
