@@ -37,8 +37,8 @@ export interface StatusDto {
   lastListing: string | null;
   harvest: HarvestStateDto;
   /**
-   * Parts of the server still starting up ('tags' while stale tags are brought up to date, 'search' while
-   * its index is built); empty when ready.
+   * Parts of the server still starting up ('tags' while stale tags are brought up to date); empty when
+   * ready. The search index is on disk and has nothing to warm up.
    */
   warming: string[];
   /** Papers tagged so far of those the current tagging run has to tag; null when none is running. */
