@@ -45,6 +45,17 @@ export function matchExpression(parts: QueryParts, mode: 'AND' | 'OR'): string |
   return all.length === 0 ? null : all.join(' AND ');
 }
 
+/**
+ * The same expression with the words and phrases looked for in titles only (authors as before): the
+ * papers a query names best, ranked apart when too many match for all of them to be ranked.
+ */
+export function titleExpression(parts: QueryParts, mode: 'AND' | 'OR'): string | null {
+  const text = matchExpression({ ...parts, authorKeys: [] }, mode);
+  if (text === null) return null;
+  const authors = matchExpression({ groups: [], phrases: [], authorKeys: parts.authorKeys }, 'AND');
+  return authors === null ? `{title} : (${text})` : `{title} : (${text}) AND ${authors}`;
+}
+
 /** The phrases (as terms) and author keys of a query; the free words are grouped by the caller. */
 export function phrasesAndAuthors(query: ParsedQuery): Omit<QueryParts, 'groups'> {
   return {

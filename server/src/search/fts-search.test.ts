@@ -5,7 +5,8 @@ import { defaultTaxonomy, normalisePaper, type RawPaper, type SearchResponseDto 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
 import { FtsSearch } from './fts-search.ts';
-import { matchExpression } from './fts-query.ts';
+import { SearchIndex } from '../store/search-index.ts';
+import { matchExpression, titleExpression } from './fts-query.ts';
 
 let dir: string;
 let store: Store;
@@ -153,6 +154,38 @@ describe('FtsSearch: bounds', () => {
       'OR',
     );
     expect(expression?.match(/"/g)?.length).toBe(8 * 6 * 2);
+  });
+});
+
+describe('titleExpression', () => {
+  it('looks for the words, prefixes, corrections and phrases in titles only, authors as before', () => {
+    const index = new SearchIndex(store.db);
+    const titled = (parts: Parameters<typeof titleExpression>[0], mode: 'AND' | 'OR' = 'AND') =>
+      index
+        .newest(
+          titleExpression(parts, mode),
+          { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null },
+          { limit: 10, offset: 0 },
+        )
+        .ids.sort();
+    const word = (term: string, prefix = false, corrections: string[] = []) => ({
+      term,
+      prefix,
+      corrections,
+    });
+    expect(titled({ groups: [word('reward')], phrases: [], authorKeys: [] })).toEqual([]);
+    expect(titled({ groups: [word('reinforc', true)], phrases: [], authorKeys: [] })).toEqual(['2604.00001']);
+    expect(
+      titled({ groups: [word('grph', false, ['graph'])], phrases: [['neural', 'network']], authorKeys: [] }),
+    ).toEqual(['2604.00002']);
+    expect(titled({ groups: [word('robot'), word('graph')], phrases: [], authorKeys: [] }, 'OR')).toEqual([
+      '2604.00002',
+      '2604.00004',
+    ]);
+    expect(titled({ groups: [word('reinforcement')], phrases: [], authorKeys: ['janedoe'] })).toEqual([
+      '2604.00001',
+    ]);
+    expect(titled({ groups: [word('reinforcement')], phrases: [], authorKeys: ['johnsmith'] })).toEqual([]);
   });
 });
 

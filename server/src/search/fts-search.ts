@@ -26,6 +26,7 @@ import {
   indexFilters,
   matchExpression,
   phrasesAndAuthors,
+  titleExpression,
   type QueryParts,
   type TermGroup,
 } from './fts-query.ts';
@@ -38,6 +39,11 @@ import { editDistance, oneEditAway, prefixEnd } from './typo-candidates.ts';
 export const RERANK_CANDIDATES = 60;
 /** Matches scored per query at most (the most recently indexed ones when more match); see SearchIndex. */
 export const RANK_WINDOW = 5_000;
+/**
+ * When more than RANK_WINDOW match, the best this many matching in titles alone join the candidates
+ * re-ranked, so a paper its title names is not lost among the most recent matches.
+ */
+export const TITLE_CANDIDATES = 20;
 /** A word found in at most this many papers may be a typo: near spellings found more often join it. */
 export const FEW_HITS = 2;
 /** Spellings tried besides a word, the most used first. */
@@ -94,7 +100,7 @@ export class FtsSearch implements SearchApi {
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
     const fuzzy = groups.length <= MAX_FUZZY_TERMS;
     if (fuzzy) for (const group of groups) if (!group.prefix) this.#correctIfRare(group);
-    const run = () => this.#ranked(matchExpression(parts, 'AND') ?? first, filters, page, parts);
+    const run = () => this.#ranked('AND', first, filters, page, parts);
     let found = run();
     const typed = groups.find((g) => g.prefix);
     if (found.total === 0 && fuzzy && typed && this.#correctIfRare(typed)) found = run();
@@ -104,7 +110,7 @@ export class FtsSearch implements SearchApi {
     }
     let matchedAllTerms = true;
     if (found.total === 0 && groups.length > 1 && groups.length <= MAX_OR_RETRY_TERMS) {
-      found = this.#ranked(matchExpression(parts, 'OR') ?? first, filters, page, parts);
+      found = this.#ranked('OR', first, filters, page, parts);
       matchedAllTerms = false;
     }
     const wanted = matchedTerms(parts);
@@ -115,14 +121,25 @@ export class FtsSearch implements SearchApi {
     return { query, total: found.total, matchedAllTerms, results };
   }
 
-  /** A page of the papers matching `match`, FTS5's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
-  #ranked(match: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
+  /** A page of the papers matching the query, FTS5's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
+  #ranked(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
+    const match = matchExpression(parts, mode) ?? fallback;
     const { rows, total } = this.#index.ranked(match, filters, FIELD_BOOSTS, {
       limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
       offset: 0,
       window: RANK_WINDOW,
     });
     const head = rows.slice(0, RERANK_CANDIDATES);
+    const titled = titleExpression(parts, mode);
+    if (total > RANK_WINDOW && titled !== null) {
+      const seen = new Set(head.map((r) => r.paperId));
+      const named = this.#index.ranked(titled, filters, FIELD_BOOSTS, {
+        limit: TITLE_CANDIDATES,
+        offset: 0,
+        window: RANK_WINDOW,
+      });
+      for (const r of named.rows) if (!seen.has(r.paperId)) head.push(r);
+    }
     const headText = this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
@@ -153,7 +170,8 @@ export class FtsSearch implements SearchApi {
       .map((c, i) => ({ paperId: c.id, score: scores[i] ?? 0, at: i }))
       .sort((a, b) => b.score - a.score || a.at - b.at)
       .map(({ paperId, score }) => ({ paperId, score }));
-    const ordered = [...reranked, ...rows.slice(RERANK_CANDIDATES)];
+    const inHead = new Set(reranked.map((r) => r.paperId));
+    const ordered = [...reranked, ...rows.slice(RERANK_CANDIDATES).filter((r) => !inHead.has(r.paperId))];
     const pageRows = ordered.slice(page.offset, page.offset + page.limit);
     const missing = pageRows.filter((r) => !headText.has(r.paperId)).map((r) => r.paperId);
     const text = new Map([...headText, ...this.#index.paperRows(missing)]);
