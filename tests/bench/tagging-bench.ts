@@ -83,8 +83,8 @@ async function topicApi() {
       await (await fetch(`${server.url}${path}`)).json();
       return performance.now() - t;
     };
-    // Tags and the search index are made in worker threads after start; measure topics once both are
-    // done, as a long-running server would be.
+    // Tags are made in the tag thread after start; measure topics once it is done, as a long-running
+    // server would be.
     const t0 = performance.now();
     await server.ready;
     const readyMs = performance.now() - t0;
@@ -141,7 +141,7 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
 
   const api = await topicApi();
   console.log(
-    `server listening ${(api.listenMs / 1000).toFixed(1)} s after start; the whole corpus tagged and its search index built (worker threads) ${(api.readyMs / 1000).toFixed(1)} s after that`,
+    `server listening ${(api.listenMs / 1000).toFixed(1)} s after start; the whole corpus tagged (tag thread) ${(api.readyMs / 1000).toFixed(1)} s after that`,
   );
   console.log(
     `GET /api/topics/:slug, first request for each of ${api.requests} topics (uncached): p50 ${api.p50.toFixed(1)} ms, p95 ${api.p95.toFixed(1)} ms, max ${api.max.toFixed(1)} ms (target p95 < 50 ms); repeated: p95 ${api.warmP95.toFixed(1)} ms`,
