@@ -4,6 +4,10 @@ import { ROOT } from './group-doc.ts';
 import {
   announcedAt,
   clearTriage,
+  inboxRows,
+  inboxWindow,
+  lastOwnTriage,
+  undoTriage,
   dismissFromInbox,
   getTriage,
   inboxFor,
@@ -13,7 +17,7 @@ import {
   saveFromInbox,
   type InboxCandidate,
 } from './inbox.ts';
-import { getQueueItem, saveToQueue } from './queue.ts';
+import { getQueueItem, isQueued, saveToQueue, setQueueStatus } from './queue.ts';
 import { at, codeOf, newDoc, pair, paper, sync } from './test-helpers.ts';
 
 const ms = (iso: string): number => new Date(iso).getTime();
@@ -99,14 +103,16 @@ describe('topic inbox', () => {
     const doc = groupDoc();
     let updates = 0;
     doc.on('update', () => (updates += 1));
-    expect(saveFromInbox(doc, paper('2603.10003'), 'bob', at('2026-03-18T12:00:00Z'))).toBe(true);
+    const saved = saveFromInbox(doc, paper('2603.10003'), 'bob', at('2026-03-18T12:00:00Z'));
     expect(updates).toBe(1);
     expect(getTriage(doc, '2603.10003')).toEqual({
       paperId: '2603.10003',
       decision: 'saved',
       by: 'bob',
       at: '2026-03-18T12:00:00.000Z',
+      addedToQueue: true,
     });
+    expect(saved).toEqual(getTriage(doc, '2603.10003'));
     expect(getQueueItem(doc, '2603.10003')?.status).toBe('queued');
   });
 
@@ -157,5 +163,117 @@ describe('topic inbox', () => {
     doc.getMap(ROOT.inboxLooked).set('ada', 'last week');
     expect(ids(inboxFor(doc, CANDIDATES, 'ada'))).toHaveLength(5);
     expect(listTriage(doc)).toEqual([]);
+  });
+});
+
+describe('the inbox window', () => {
+  it('is the last 7 listing days up to the newest paper for a member who never looked', () => {
+    const doc = groupDoc();
+    // Thursday 19 March back over seven weekdays: Wednesday 11 March.
+    expect(inboxWindow(doc, CANDIDATES, 'bob')).toEqual({
+      kind: 'recent-listings',
+      days: 7,
+      from: '2026-03-11',
+      to: '2026-03-19',
+    });
+    const old = { id: '2603.09999', listingDate: '2026-03-10', topics: ['agentic-rl'] };
+    expect(ids(inboxFor(doc, [...CANDIDATES, old], 'bob'))).not.toContain('2603.09999');
+    // A candidate outside the followed topics does not stretch the window.
+    const later = { id: '2603.10099', listingDate: '2026-03-30', topics: ['tree-search'] };
+    expect(inboxWindow(doc, [...CANDIDATES, later], 'bob')).toMatchObject({ to: '2026-03-19' });
+    expect(inboxWindow(doc, [], 'bob')).toEqual({ kind: 'recent-listings', days: 7, from: null, to: null });
+  });
+
+  it('is the time of the last look once the member has looked', () => {
+    const doc = groupDoc();
+    markLooked(doc, 'ada', at('2026-03-17T10:00:00Z'));
+    expect(inboxWindow(doc, CANDIDATES, 'ada')).toEqual({
+      kind: 'since-looked',
+      since: '2026-03-17T10:00:00.000Z',
+    });
+  });
+});
+
+describe('working through the inbox', () => {
+  it('keeps the rows the page has shown in place, with who triaged them', () => {
+    const [a, b] = pair();
+    followTopic(a, 'agentic-rl', 'ada', at('2026-03-01T09:00:00Z'));
+    followTopic(a, 'reward-shaping', 'ada', at('2026-03-01T09:00:00Z'));
+    sync(a, b);
+    const shown = new Set(ids(inboxRows(a, CANDIDATES, 'ada')));
+    dismissFromInbox(b, '2603.10005', 'bob', at('2026-03-19T09:00:00Z'));
+    saveToQueue(b, paper('2603.10002'), 'bob', at('2026-03-19T09:01:00Z'));
+    sync(a, b);
+    const rows = inboxRows(a, CANDIDATES, 'ada', shown);
+    expect(rows.map((r) => [r.paperId, r.triage?.decision ?? null, r.triage?.by ?? null])).toEqual([
+      ['2603.10006', null, null],
+      ['2603.10005', 'dismissed', 'bob'],
+      ['2603.10003', null, null],
+      ['2603.10002', 'saved', 'bob'],
+      ['2603.10001', null, null],
+    ]);
+    // Without them kept, only what is left to triage.
+    expect(ids(inboxRows(a, CANDIDATES, 'ada'))).toEqual(['2603.10006', '2603.10003', '2603.10001']);
+  });
+
+  it('never triages a paper twice: the first decision stands and nothing is written', () => {
+    const doc = groupDoc();
+    expect(dismissFromInbox(doc, '2603.10001', 'bob', at('2026-03-19T09:00:00Z'))?.by).toBe('bob');
+    let updates = 0;
+    doc.on('update', () => (updates += 1));
+    expect(dismissFromInbox(doc, '2603.10001', 'ada', at('2026-03-19T09:01:00Z'))).toBeNull();
+    expect(saveFromInbox(doc, paper('2603.10001'), 'ada', at('2026-03-19T09:02:00Z'))).toBeNull();
+    expect(updates).toBe(0);
+    expect(getTriage(doc, '2603.10001')).toMatchObject({ decision: 'dismissed', by: 'bob' });
+    expect(isQueued(doc, '2603.10001')).toBe(false);
+  });
+
+  it('undoes the member’s own last decision: a save leaves the queue, the paper returns', () => {
+    const doc = groupDoc();
+    saveFromInbox(doc, paper('2603.10006'), 'ada', at('2026-03-19T08:00:00Z'));
+    dismissFromInbox(doc, '2603.10005', 'ada', at('2026-03-19T08:01:00Z'));
+    dismissFromInbox(doc, '2603.10003', 'bob', at('2026-03-19T08:02:00Z'));
+    const mine = ['2603.10006', '2603.10005', '2603.10003'];
+    expect(lastOwnTriage(doc, 'ada', mine)?.paperId).toBe('2603.10005');
+    expect(undoTriage(doc, '2603.10005', 'ada')).toMatchObject({ keptInQueue: false });
+    expect(lastOwnTriage(doc, 'ada', mine)?.paperId).toBe('2603.10006');
+    expect(undoTriage(doc, '2603.10006', 'ada')).toMatchObject({ keptInQueue: false });
+    expect(isQueued(doc, '2603.10006')).toBe(false);
+    expect(lastOwnTriage(doc, 'ada', mine)).toBeNull();
+    expect(ids(inboxFor(doc, CANDIDATES, 'ada'))).toEqual([
+      '2603.10006',
+      '2603.10005',
+      '2603.10002',
+      '2603.10001',
+    ]);
+    expect(codeOf(() => undoTriage(doc, '2603.10003', 'ada'))).toBe('invalid-input');
+    expect(codeOf(() => undoTriage(doc, '2603.10006', 'ada'))).toBe('invalid-input');
+  });
+
+  it('keeps an undone save in the queue when others have taken it up there', () => {
+    const doc = groupDoc();
+    saveFromInbox(doc, paper('2603.10006'), 'ada', at('2026-03-19T08:00:00Z'));
+    saveToQueue(doc, paper('2603.10006'), 'bob', at('2026-03-19T08:05:00Z'));
+    expect(undoTriage(doc, '2603.10006', 'ada').keptInQueue).toBe(true);
+    expect(isQueued(doc, '2603.10006')).toBe(true);
+    saveFromInbox(doc, paper('2603.10005'), 'ada', at('2026-03-19T09:00:00Z'));
+    setQueueStatus(doc, '2603.10005', 'reading', 'bob', at('2026-03-19T09:05:00Z'));
+    expect(undoTriage(doc, '2603.10005', 'ada').keptInQueue).toBe(true);
+    // A paper that was in the queue before the save stays there too.
+    saveToQueue(doc, paper('2603.10003'), 'ada', at('2026-03-19T10:00:00Z'));
+    expect(saveFromInbox(doc, paper('2603.10003'), 'ada', at('2026-03-19T10:01:00Z'))?.addedToQueue).toBe(
+      false,
+    );
+    expect(undoTriage(doc, '2603.10003', 'ada').keptInQueue).toBe(true);
+  });
+
+  it('reads decisions written before saves recorded whether they added to the queue', () => {
+    const doc = groupDoc();
+    saveToQueue(doc, paper('2603.10006'), 'ada', at('2026-03-19T08:00:00Z'));
+    doc
+      .getMap(ROOT.inboxTriage)
+      .set('2603.10006', { decision: 'saved', by: 'ada', at: '2026-03-19T08:00:00Z' });
+    expect(getTriage(doc, '2603.10006')).toMatchObject({ by: 'ada', addedToQueue: false });
+    expect(undoTriage(doc, '2603.10006', 'ada').keptInQueue).toBe(true);
   });
 });

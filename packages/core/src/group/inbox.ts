@@ -11,7 +11,9 @@ import { isYmd, MS_PER_DAY, dayNumber } from '../dates.ts';
 import { isEasternDaylightTime } from '../listing-schedule.ts';
 import { followedSlugs } from './followed-topics.ts';
 import { ROOT, rootMap, writeGroup } from './group-doc.ts';
-import { checkMemberId, checkNow, checkPaperId } from './input-checks.ts';
+import { windowOf, type InboxWindow } from './inbox-window.ts';
+import { checkMemberId, checkNow, checkPaperId, invalidInput } from './input-checks.ts';
+import { memberName } from './members.ts';
 import type { PaperSnapshot } from './paper-snapshot.ts';
 import {
   byCodeUnits,
@@ -23,7 +25,7 @@ import {
   readPaperId,
 } from './peer-values.ts';
 import { queuedPapers } from './queue-records.ts';
-import { planSave } from './queue.ts';
+import { getQueueItem, planSave, removeFromQueue } from './queue.ts';
 
 export interface InboxCandidate {
   /** Any arXiv id form. */
@@ -49,6 +51,16 @@ export interface Triage {
   decision: TriageDecision;
   by: string;
   at: string;
+  /**
+   * The save put the paper in the queue, so undoing it takes the paper out again. False for a dismissal, a
+   * save of a paper that was queued already, and records written before Quire kept this.
+   */
+  addedToQueue: boolean;
+}
+
+/** A row of the inbox as a member works through it: `triage` is null while nobody has dealt with it. */
+export interface InboxRow<T extends InboxCandidate = InboxCandidate> extends InboxItem<T> {
+  triage: Triage | null;
 }
 
 const HOUR = 3_600_000;
@@ -67,7 +79,14 @@ function readTriage(paperId: string, value: unknown): Triage | null {
   if (!isRecord(value) || (value.decision !== 'saved' && value.decision !== 'dismissed')) return null;
   const by = readNonEmpty(value.by);
   const at = readInstant(value.at);
-  return by !== null && at !== null ? { paperId, decision: value.decision, by, at } : null;
+  if (by === null || at === null) return null;
+  return {
+    paperId,
+    decision: value.decision,
+    by,
+    at,
+    addedToQueue: value.decision === 'saved' && value.added === true,
+  };
 }
 
 export function getTriage(doc: Y.Doc, paperId: string): Triage | null {
@@ -85,6 +104,18 @@ export function listTriage(doc: Y.Doc): Triage[] {
   return all.sort((a, b) => compareInstants(b.at, a.at) || byCodeUnits(a.paperId, b.paperId));
 }
 
+/** The member's latest decision among `paperIds` (the ones they triaged on this page, say); null if none. */
+export function lastOwnTriage(doc: Y.Doc, memberId: string, paperIds: Iterable<string>): Triage | null {
+  const map = rootMap(doc, ROOT.inboxTriage);
+  let last: Triage | null = null;
+  for (const paperId of paperIds) {
+    const id = readPaperId(paperId);
+    const triage = id === null ? null : readTriage(id, map.get(id));
+    if (triage?.by === memberId && (last === null || compareInstants(triage.at, last.at) > 0)) last = triage;
+  }
+  return last;
+}
+
 export function lastLookedAt(doc: Y.Doc, memberId: string): string | null {
   return readInstant(rootMap(doc, ROOT.inboxLooked).get(checkMemberId(memberId)));
 }
@@ -98,65 +129,164 @@ export function markLooked(doc: Y.Doc, memberId: string, now: Date): void {
   writeGroup(doc, () => rootMap(doc, ROOT.inboxLooked).set(id, at));
 }
 
+interface Matched<T extends InboxCandidate> {
+  paperId: string;
+  listingDate: string;
+  matched: string[];
+  candidate: T;
+}
+
 /**
- * The member's inbox, newest listing first: candidates in a followed topic, announced after the member last
- * looked, not triaged by anyone and not already in the queue. Candidates with an unreadable id or listing
- * date are skipped: one bad record from the API should not hide the rest.
+ * Candidates in a followed topic, one per paper (duplicates merged). Candidates with an unreadable id or
+ * listing date are skipped: one bad record from the API should not hide the rest.
  */
-export function inboxFor<T extends InboxCandidate>(
-  doc: Y.Doc,
-  candidates: readonly T[],
-  memberId: string,
-): InboxItem<T>[] {
-  const looked = lastLookedAt(doc, memberId);
-  const lookedMs = looked === null ? null : instantMs(looked);
+function matchedCandidates<T extends InboxCandidate>(doc: Y.Doc, candidates: readonly T[]): Matched<T>[] {
   const followed = followedSlugs(doc);
-  const triage = rootMap(doc, ROOT.inboxTriage);
-  const queued = new Set(queuedPapers(doc).map((q) => q.paper.id));
-  const items = new Map<string, InboxItem<T>>();
+  const byId = new Map<string, Matched<T>>();
   for (const candidate of candidates) {
     const paperId = readPaperId(candidate.id);
     const listed = typeof candidate.listingDate === 'string' && isYmd(candidate.listingDate);
     if (paperId === null || !listed) continue;
     const topics: readonly unknown[] = Array.isArray(candidate.topics) ? candidate.topics : [];
     const matched = topics.filter((t): t is string => typeof t === 'string' && followed.has(t));
-    if (matched.length === 0 || queued.has(paperId) || readTriage(paperId, triage.get(paperId))) continue;
-    if (lookedMs !== null && announcedAt(candidate.listingDate) <= lookedMs) continue;
-    const seen = items.get(paperId);
-    const matchedTopics = [...new Set([...(seen?.matchedTopics ?? []), ...matched])];
-    items.set(paperId, {
-      paperId,
-      listingDate: candidate.listingDate,
-      matchedTopics,
-      candidate: seen?.candidate ?? candidate,
-    });
+    if (matched.length === 0) continue;
+    const seen = byId.get(paperId);
+    if (seen) seen.matched = [...new Set([...seen.matched, ...matched])];
+    else byId.set(paperId, { paperId, listingDate: candidate.listingDate, matched, candidate });
   }
-  return [...items.values()].sort(
-    (a, b) => byCodeUnits(b.listingDate, a.listingDate) || byCodeUnits(b.paperId, a.paperId),
+  return [...byId.values()];
+}
+
+/** What counts as new for the member: see inbox-window.ts. */
+export function inboxWindow(
+  doc: Y.Doc,
+  candidates: readonly InboxCandidate[],
+  memberId: string,
+): InboxWindow {
+  const looked = lastLookedAt(doc, memberId);
+  return windowOf(
+    looked,
+    looked === null ? matchedCandidates(doc, candidates).map((m) => m.listingDate) : [],
   );
 }
 
-/** Saves the paper to the queue and records the triage, in one transaction. */
-export function saveFromInbox(doc: Y.Doc, paper: PaperSnapshot, memberId: string, now: Date): boolean {
+function inWindow(window: InboxWindow, listingDate: string): boolean {
+  if (window.kind === 'recent-listings')
+    return window.from !== null && byCodeUnits(listingDate, window.from) >= 0;
+  const since = instantMs(window.since);
+  return since === null || announcedAt(listingDate) > since;
+}
+
+/**
+ * The inbox as the member works through it, newest listing first: the untriaged papers new to the member
+ * (see `inboxWindow`) that are not in the queue yet, and the papers of `keep` (the ones the page has shown)
+ * whatever happened to them since, with their triage, so a row someone else deals with stays where it is.
+ */
+export function inboxRows<T extends InboxCandidate>(
+  doc: Y.Doc,
+  candidates: readonly T[],
+  memberId: string,
+  keep: ReadonlySet<string> = new Set(),
+): InboxRow<T>[] {
+  const matched = matchedCandidates(doc, candidates);
+  const window = inboxWindow(doc, candidates, memberId);
+  const triageMap = rootMap(doc, ROOT.inboxTriage);
+  const queued = new Set(queuedPapers(doc).map((q) => q.paper.id));
+  const rows: InboxRow<T>[] = [];
+  for (const m of matched) {
+    const triage = readTriage(m.paperId, triageMap.get(m.paperId)) ?? queuedTriage(doc, m.paperId, queued);
+    if (!keep.has(m.paperId) && (triage !== null || !inWindow(window, m.listingDate))) continue;
+    const { paperId, listingDate, candidate } = m;
+    rows.push({ paperId, listingDate, matchedTopics: m.matched, candidate, triage });
+  }
+  return rows.sort((a, b) => byCodeUnits(b.listingDate, a.listingDate) || byCodeUnits(b.paperId, a.paperId));
+}
+
+/** A paper someone put in the queue without triaging it (from a topic's page) counts as saved by them. */
+function queuedTriage(doc: Y.Doc, paperId: string, queued: ReadonlySet<string>): Triage | null {
+  const item = queued.has(paperId) ? getQueueItem(doc, paperId) : null;
+  return item && { paperId, decision: 'saved', by: item.addedBy, at: item.addedAt, addedToQueue: false };
+}
+
+/** The member's inbox, newest listing first: the rows of `inboxRows` nobody has triaged. */
+export function inboxFor<T extends InboxCandidate>(
+  doc: Y.Doc,
+  candidates: readonly T[],
+  memberId: string,
+): InboxItem<T>[] {
+  return inboxRows(doc, candidates, memberId).map(({ paperId, listingDate, matchedTopics, candidate }) => ({
+    paperId,
+    listingDate,
+    matchedTopics,
+    candidate,
+  }));
+}
+
+/**
+ * Saves the paper to the queue and records the triage, in one transaction. Returns the decision, or null
+ * when the paper was triaged already (by anyone: the first decision stands, undo it to change it), in which
+ * case nothing is written, so a key pressed twice never acts twice.
+ */
+export function saveFromInbox(doc: Y.Doc, paper: PaperSnapshot, memberId: string, now: Date): Triage | null {
   const plan = planSave(doc, paper, memberId, now);
   const by = checkMemberId(memberId);
   const at = checkNow(now);
   const paperId = checkPaperId(paper.id);
+  const map = rootMap(doc, ROOT.inboxTriage);
+  if (readTriage(paperId, map.get(paperId))) return null;
   writeGroup(doc, () => {
     plan.write();
-    rootMap(doc, ROOT.inboxTriage).set(paperId, { decision: 'saved', by, at });
+    map.set(paperId, { decision: 'saved', by, at, added: plan.added });
   });
-  return plan.added;
+  return { paperId, decision: 'saved', by, at, addedToQueue: plan.added };
 }
 
-export function dismissFromInbox(doc: Y.Doc, paperId: string, memberId: string, now: Date): void {
+/** Dismisses the paper for the group; null (nothing written) when it was triaged already. */
+export function dismissFromInbox(doc: Y.Doc, paperId: string, memberId: string, now: Date): Triage | null {
   const id = checkPaperId(paperId);
   const by = checkMemberId(memberId);
   const at = checkNow(now);
-  writeGroup(doc, () => rootMap(doc, ROOT.inboxTriage).set(id, { decision: 'dismissed', by, at }));
+  const map = rootMap(doc, ROOT.inboxTriage);
+  if (readTriage(id, map.get(id))) return null;
+  writeGroup(doc, () => map.set(id, { decision: 'dismissed', by, at }));
+  return { paperId: id, decision: 'dismissed', by, at, addedToQueue: false };
 }
 
-/** Undoes a triage decision (the paper returns to the inbox; a saved paper stays in the queue). */
+export interface UndoneTriage {
+  triage: Triage;
+  /**
+   * The save was undone but the paper stays in the queue (so it does not return to the inbox): someone else
+   * saved it too, or it has moved on from "queued".
+   */
+  keptInQueue: boolean;
+}
+
+/**
+ * Undoes the member's own decision: the paper returns to the inbox, and a save that put it in the queue
+ * takes it out again, unless others have taken it up there since. Refused for another member's decision.
+ */
+export function undoTriage(doc: Y.Doc, paperId: string, memberId: string): UndoneTriage {
+  const id = checkPaperId(paperId);
+  const me = checkMemberId(memberId);
+  const triage = readTriage(id, rootMap(doc, ROOT.inboxTriage).get(id));
+  if (!triage)
+    throw invalidInput(`Nobody has triaged ${id} (or it was undone already): there is nothing to undo.`);
+  if (triage.by !== me) {
+    throw invalidInput(
+      `${memberName(doc, triage.by)} triaged ${id}, so only they can undo it; it is in “Recently triaged”.`,
+    );
+  }
+  const item = triage.decision === 'saved' ? getQueueItem(doc, id) : null;
+  const takeOut =
+    item !== null && triage.addedToQueue && item.status === 'queued' && item.savedBy.every((m) => m === me);
+  writeGroup(doc, () => {
+    rootMap(doc, ROOT.inboxTriage).delete(id);
+    if (takeOut) removeFromQueue(doc, id);
+  });
+  return { triage, keptInQueue: item !== null && !takeOut };
+}
+
+/** Clears any decision on the paper (the paper returns to the inbox; a saved paper stays in the queue). */
 export function clearTriage(doc: Y.Doc, paperId: string): boolean {
   const id = checkPaperId(paperId);
   const map = rootMap(doc, ROOT.inboxTriage);

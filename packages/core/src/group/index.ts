@@ -56,14 +56,21 @@ export {
   saveFromInbox,
   dismissFromInbox,
   clearTriage,
+  undoTriage,
   getTriage,
   listTriage,
+  lastOwnTriage,
+  inboxRows,
+  inboxWindow,
   announcedAt,
   type InboxCandidate,
   type InboxItem,
+  type InboxRow,
   type Triage,
   type TriageDecision,
+  type UndoneTriage,
 } from './inbox.ts';
+export { NEW_MEMBER_LISTING_DAYS, type InboxWindow } from './inbox-window.ts';
 export {
   snapshotOfPaper,
   checkSnapshot,
