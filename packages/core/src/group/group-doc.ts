@@ -51,6 +51,8 @@ export const ROOT = {
   pickVotes: 'pickVotes',
   /** `<week>|deadline` → ISO; `<week>|pick` → closed pick; `<week>|discussed` → { by, at }. */
   pickWeeks: 'pickWeeks',
+  /** The meeting: `timeZone`, `weekly`, `lead`, `rotation`, `date|<day>`, `cancel|<day>`, `skip|<day>|<member>`. */
+  meetings: 'meetings',
 } as const;
 
 export type RootName = (typeof ROOT)[keyof typeof ROOT];

@@ -116,6 +116,7 @@ export {
   retractVote,
   votesOf,
   pickDeadline,
+  ownPickDeadline,
   setPickDeadline,
   weekTally,
   compareCandidates,
@@ -125,12 +126,49 @@ export {
 } from './weekly-pick.ts';
 export {
   closeWeek,
+  recordDeadlinePick,
   reopenWeek,
   markDiscussed,
   pickOf,
   pickHistory,
   type PickRecord,
 } from './pick-history.ts';
+export {
+  weekPhase,
+  pickStanding,
+  inNominationOrder,
+  type WeekPhase,
+  type Standing,
+  type TieBreak,
+} from './pick-standing.ts';
+export {
+  DEFAULT_DEADLINE_LEAD_MINUTES,
+  MAX_DEADLINE_LEAD_MINUTES,
+  DEFAULT_MEETING_MINUTES,
+  MAX_MEETING_MINUTES,
+  meetingSchedule,
+  setWeeklyMeeting,
+  clearWeeklyMeeting,
+  setMeetingTimeZone,
+  addMeetingDate,
+  cancelMeeting,
+  restoreMeeting,
+  setDeadlineLead,
+  setMeetingLength,
+  presenterRotation,
+  setPresenterRotation,
+  skipPresenter,
+  unskipPresenter,
+  meetingsBetween,
+  nextMeeting,
+  meetingOfWeek,
+  meetingDeadline,
+  isoWeekday,
+  type Meeting,
+  type MeetingSchedule,
+  type WeeklySlot,
+} from './meetings.ts';
+export { checkTimeZone, instantOfWallTime, wallTimeAt, type WallTime } from './zoned-time.ts';
 export { observeGroup, type GroupChange, type GroupPart } from './observe.ts';
 export { exportBibtex, bibtexEntry, bibtexKeys, escapeBibtex } from './export-bibtex.ts';
 export { exportMarkdown, escapeMarkdown, type MarkdownExportOptions } from './export-markdown.ts';

@@ -26,8 +26,8 @@ const PART_ROOTS: Record<Exclude<GroupPart, object>, RootName[]> = {
   customTopics: [ROOT.customTopics],
   inbox: [ROOT.inboxLooked, ROOT.inboxTriage],
   queue: [ROOT.queue, ROOT.queueAdds, ROOT.queueStatus, ROOT.queueDiscussed, ROOT.paperVersions],
-  // The vote cap lives in meta and changes the count.
-  weeklyPick: [ROOT.pickNominations, ROOT.pickVotes, ROOT.pickWeeks, ROOT.meta],
+  // The vote cap lives in meta and changes the count; the meeting sets the default deadline.
+  weeklyPick: [ROOT.pickNominations, ROOT.pickVotes, ROOT.pickWeeks, ROOT.meta, ROOT.meetings],
 };
 
 export interface GroupChange {

@@ -1,11 +1,18 @@
 import type * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './group-doc.ts';
-import { closeWeek, markDiscussed, pickHistory, pickOf, reopenWeek } from './pick-history.ts';
+import {
+  closeWeek,
+  markDiscussed,
+  pickHistory,
+  pickOf,
+  recordDeadlinePick,
+  reopenWeek,
+} from './pick-history.ts';
 import { getQueueItem, saveToQueue, setQueueStatus } from './queue.ts';
 import { at, codeOf, newDoc, pair, paper, sync } from './test-helpers.ts';
 import { recordLatestVersion } from './version-change.ts';
-import { castVote, nominate, weekTally } from './weekly-pick.ts';
+import { castVote, nominate, setPickDeadline, weekTally } from './weekly-pick.ts';
 
 const W1 = '2026-03-09';
 const W2 = '2026-03-16';
@@ -37,6 +44,7 @@ describe('closing a week and the history', () => {
       approvals: 2,
       closedBy: 'ada',
       closedAt: '2026-03-20T18:00:00.000Z',
+      atDeadline: false,
       discussedBy: null,
       discussedAt: null,
     };
@@ -110,5 +118,48 @@ describe('closing a week and the history', () => {
     doc.getMap(ROOT.pickWeeks).set('2026-02-23|pick', 'winner');
     doc.getMap(ROOT.pickWeeks).set('2026-02-16|pick', { paperId: A, by: 'eve', at: '2026-02-20T18:00:00Z' });
     expect(pickHistory(doc).map((p) => [p.week, p.title, p.approvals])).toEqual([['2026-02-16', A, 0]]);
+  });
+});
+
+describe('closing by itself at the deadline', () => {
+  it('is recorded once, with the votes cast by the deadline, whoever records it', () => {
+    const [ada, bob] = pair();
+    const doc = groupDoc();
+    sync(doc, ada, bob);
+    setPickDeadline(ada, W2, '2026-03-19T18:00:00Z');
+    castVote(ada, W2, A, 'ada', at('2026-03-18T09:00:00Z'));
+    castVote(bob, W2, B, 'bob', at('2026-03-18T09:00:00Z'));
+    sync(ada, bob);
+    // Before the deadline nothing is recorded.
+    expect(recordDeadlinePick(ada, W2, 'ada', at('2026-03-19T17:59:00Z'))).toBeNull();
+    // Both apps see it pass and record at once, offline from each other: A and B tie, A was nominated first.
+    const fromAda = recordDeadlinePick(ada, W2, 'ada', at('2026-03-19T18:00:01Z'));
+    const fromBob = recordDeadlinePick(bob, W2, 'bob', at('2026-03-19T18:03:00Z'));
+    expect(fromAda).toMatchObject({ paperId: A, atDeadline: true, closedAt: '2026-03-19T18:00:00.000Z' });
+    expect(fromBob).toMatchObject({ paperId: A, atDeadline: true, closedAt: '2026-03-19T18:00:00.000Z' });
+    sync(ada, bob);
+    expect(pickOf(ada, W2)).toEqual(pickOf(bob, W2));
+    expect(recordDeadlinePick(ada, W2, 'ada', at('2026-03-19T19:00:00Z'))).toBeNull();
+    expect(getQueueItem(bob, A)?.status).toBe('reading');
+  });
+
+  it('leaves out a vote stamped after the deadline (a device with a wrong clock)', () => {
+    const doc = groupDoc();
+    castVote(doc, W2, A, 'ada', at('2026-03-18T09:00:00Z'));
+    // Cast while no deadline was set, stamped after the one set later.
+    castVote(doc, W2, B, 'bob', at('2026-03-19T20:00:00Z'));
+    castVote(doc, W2, B, 'cy', at('2026-03-19T20:00:00Z'));
+    setPickDeadline(doc, W2, '2026-03-19T18:00:00Z');
+    expect(recordDeadlinePick(doc, W2, 'ada', at('2026-03-20T09:00:00Z'))).toMatchObject({
+      paperId: A,
+      approvals: 1,
+    });
+  });
+
+  it('records nothing for a week without candidates', () => {
+    const doc = newDoc();
+    setPickDeadline(doc, W2, '2026-03-19T18:00:00Z');
+    expect(recordDeadlinePick(doc, W2, 'ada', at('2026-03-20T09:00:00Z'))).toBeNull();
+    expect(pickHistory(doc)).toEqual([]);
   });
 });

@@ -6,10 +6,10 @@
 import type * as Y from 'yjs';
 import { joinKey, ROOT, rootMap, splitKey, writeGroup } from './group-doc.ts';
 import { checkMemberId, checkNow, checkWeek, invalidInput } from './input-checks.ts';
-import { byCodeUnits, readStamp } from './peer-values.ts';
+import { byCodeUnits, compareInstants, readStamp } from './peer-values.ts';
 import { queuedPaper, readStatus } from './queue-records.ts';
 import { planStatus, type PlannedWrite } from './queue.ts';
-import { readClosedPick, weekTally, type ClosedPick } from './weekly-pick.ts';
+import { readClosedPick, weekTally, type ClosedPick, type WeekTally } from './weekly-pick.ts';
 
 export interface PickRecord extends ClosedPick {
   discussedBy: string | null;
@@ -49,15 +49,42 @@ export function closeWeek(doc: Y.Doc, week: string, memberId: string, now: Date)
   const at = checkNow(now);
   if (tally.closed)
     throw invalidInput(`The week of ${tally.week} is closed already; reopen it to close it again.`);
-  const winner = tally.candidates[0];
-  if (!winner) {
+  if (!tally.candidates[0]) {
     throw invalidInput(
       `Nobody has nominated a paper for the week of ${tally.week}; nominate one before closing.`,
     );
   }
+  return writePick(doc, tally, by, at, false, now);
+}
+
+/**
+ * Records the pick of a week whose deadline has passed, once: the app of whichever member sees it first
+ * writes it, so every member (and the calendar feed) shows the same winner and it is kept even if the
+ * deadline moves later. Counted from the votes cast by the deadline, stamped with the deadline itself, so
+ * two members' apps recording it at once write the same pick. Null when there is nothing to record yet.
+ */
+export function recordDeadlinePick(doc: Y.Doc, week: string, memberId: string, now: Date): PickRecord | null {
+  const tally = weekTally(doc, week);
+  const by = checkMemberId(memberId);
+  const at = checkNow(now);
+  if (tally.closed || tally.deadline === null || compareInstants(at, tally.deadline) <= 0) return null;
+  if (!tally.candidates[0]) return null;
+  return writePick(doc, tally, by, tally.deadline, true, now);
+}
+
+function writePick(
+  doc: Y.Doc,
+  tally: WeekTally,
+  by: string,
+  at: string,
+  atDeadline: boolean,
+  now: Date,
+): PickRecord {
+  const winner = tally.candidates[0];
+  if (!winner) throw invalidInput(`The week of ${tally.week} has no candidates to pick from.`);
   const entry = queuedPaper(doc, winner.paperId);
   const title = entry?.paper.title ?? winner.paperId;
-  const record = { paperId: winner.paperId, title, approvals: winner.approvals, by, at };
+  const record = { paperId: winner.paperId, title, approvals: winner.approvals, by, at, atDeadline };
   const status = readStatus(rootMap(doc, ROOT.queueStatus).get(winner.paperId))?.status ?? 'queued';
   const startReading: PlannedWrite | null =
     entry && status === 'queued' ? planStatus(doc, winner.paperId, 'reading', by, now) : null;
@@ -72,6 +99,7 @@ export function closeWeek(doc: Y.Doc, week: string, memberId: string, now: Date)
     approvals: winner.approvals,
     closedBy: by,
     closedAt: at,
+    atDeadline,
     discussedBy: null,
     discussedAt: null,
   };

@@ -6,6 +6,10 @@
  * `<week>|<memberId>|<paperId>` → ISO time cast, and `<week>|deadline` / `<week>|pick` in the weeks map.
  * A member voting from two offline devices may end up with more votes than allowed; only their earliest
  * `votesPerMember` votes (by time cast, then paper id) count, so the cap holds after any merge.
+ *
+ * The deadline is the week's own (`<week>|deadline`) or else the one its meeting gives (meetings.ts). Voting
+ * closes by itself then: every peer computes the same closed week from the document and its clock, and
+ * votes or nominations stamped after the deadline (a device with a wrong clock) never count.
  */
 import type * as Y from 'yjs';
 import { mondayOf, ymdOfInstant } from '../dates.ts';
@@ -29,6 +33,7 @@ import {
   readPositiveInt,
   readString,
 } from './peer-values.ts';
+import { meetingDeadline } from './meetings.ts';
 import { queuedPapers } from './queue-records.ts';
 
 export const DEFAULT_VOTES_PER_MEMBER = 3;
@@ -52,12 +57,16 @@ export interface ClosedPick {
   approvals: number;
   closedBy: string;
   closedAt: string;
+  /** True when recorded because the deadline passed, not closed by a member. */
+  atDeadline: boolean;
 }
 
 export interface WeekTally {
   week: string;
   votesPerMember: number;
   deadline: string | null;
+  /** Where the deadline comes from: set for this week, or the meeting's lead time. */
+  deadlineSource: 'week' | 'meeting' | null;
   /** Ranked: the first is the current winner. */
   candidates: Candidate[];
   /** The winner by the votes now in the document; null without candidates. */
@@ -96,14 +105,24 @@ export function readClosedPick(doc: Y.Doc, week: string): ClosedPick | null {
   if (paperId === null || closedBy === null || closedAt === null) return null;
   const approvals =
     typeof value.approvals === 'number' && value.approvals >= 0 ? Math.floor(value.approvals) : 0;
-  return { week, paperId, title: readString(value.title) ?? paperId, approvals, closedBy, closedAt };
+  const title = readString(value.title) ?? paperId;
+  return { week, paperId, title, approvals, closedBy, closedAt, atDeadline: value.atDeadline === true };
 }
 
-export function pickDeadline(doc: Y.Doc, week: string): string | null {
+/** The deadline set for this week alone, without the meeting's default. */
+export function ownPickDeadline(doc: Y.Doc, week: string): string | null {
   return readInstant(rootMap(doc, ROOT.pickWeeks).get(joinKey(checkWeek(week), 'deadline')));
 }
 
-/** Sets (or with null clears) the time after which votes and nominations for the week are refused. */
+/** The time voting closes: the week's own deadline, else the meeting's; null when neither is set. */
+export function pickDeadline(doc: Y.Doc, week: string): string | null {
+  return ownPickDeadline(doc, week) ?? meetingDeadline(doc, week);
+}
+
+/**
+ * Sets the time after which votes and nominations for the week are refused; null clears it, and the
+ * meeting's deadline (if any) applies again.
+ */
 export function setPickDeadline(doc: Y.Doc, week: string, deadline: string | null): void {
   const w = checkWeek(week);
   const key = joinKey(w, 'deadline');
@@ -127,14 +146,21 @@ export function compareCandidates(a: Candidate, b: Candidate): number {
   );
 }
 
+/** True for a stamp that counts: none after the deadline. */
+function beforeDeadline(at: string, deadline: string | null): boolean {
+  return deadline === null || compareInstants(at, deadline) <= 0;
+}
+
 function nominations(doc: Y.Doc, week: string): Map<string, { memberId: string; at: string }[]> {
   const queued = new Set(queuedPapers(doc).map((q) => q.paper.id));
+  const deadline = pickDeadline(doc, week);
   const byPaper = new Map<string, { memberId: string; at: string }[]>();
   rootMap(doc, ROOT.pickNominations).forEach((value, key) => {
     const [w, paperId, memberId] = splitKey(key, 3) ?? [];
     const at = readInstant(value);
     // A paper taken out of the queue stops being a candidate.
     if (w !== week || paperId === undefined || !queued.has(paperId) || !memberId || at === null) return;
+    if (!beforeDeadline(at, deadline)) return;
     byPaper.set(paperId, [...(byPaper.get(paperId) ?? []), { memberId, at }]);
   });
   for (const list of byPaper.values()) {
@@ -146,10 +172,12 @@ function nominations(doc: Y.Doc, week: string): Map<string, { memberId: string; 
 /** Each member's counted votes: for current candidates, earliest first, at most the cap. */
 function countedVotes(doc: Y.Doc, week: string, candidates: ReadonlySet<string>): Map<string, string[]> {
   const cast = new Map<string, { paperId: string; at: string }[]>();
+  const deadline = pickDeadline(doc, week);
   rootMap(doc, ROOT.pickVotes).forEach((value, key) => {
     const [w, memberId, paperId] = splitKey(key, 3) ?? [];
     const at = readInstant(value);
     if (w !== week || !memberId || paperId === undefined || !candidates.has(paperId) || at === null) return;
+    if (!beforeDeadline(at, deadline)) return;
     cast.set(memberId, [...(cast.get(memberId) ?? []), { paperId, at }]);
   });
   const cap = votesPerMember(doc);
@@ -183,10 +211,13 @@ export function weekTally(doc: Y.Doc, week: string): WeekTally {
     });
   }
   candidates.sort(compareCandidates);
+  const own = ownPickDeadline(doc, w);
+  const deadline = own ?? meetingDeadline(doc, w);
   return {
     week: w,
     votesPerMember: votesPerMember(doc),
-    deadline: pickDeadline(doc, w),
+    deadline,
+    deadlineSource: own !== null ? 'week' : deadline !== null ? 'meeting' : null,
     candidates,
     winner: candidates[0]?.paperId ?? null,
     closed: readClosedPick(doc, w),
