@@ -13,6 +13,7 @@ import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchThread } from './search/search-thread.ts';
 import { QuireError } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
+import { groupServiceOver } from './sync/group-service.ts';
 import { SyncServer } from './sync/sync-server.ts';
 import { defaultTaxonomy } from '@quire/core';
 import { TagThread } from './topics/tag-thread.ts';
@@ -91,7 +92,8 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
         afterRun: () => void refreshTags(),
       })
     : null;
-  const sync = new SyncServer(store.groups, store.groupUpdates, {
+  const groups = groupServiceOver(store);
+  const sync = new SyncServer(groups, store.groupUpdates, {
     maxFrameBytes: config.syncMaxFrameBytes,
     maxBufferedBytes: config.syncMaxBufferedBytes,
     messagesPerSecond: config.syncMessagesPerSecond,
@@ -123,7 +125,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     tagProgress: () => tags.progress,
     tagError: () => tags.lastError,
     groups: {
-      groups: store.groups,
+      groups,
       onInviteRevoked: (invite) => sync.closeInvite(invite.id),
       createLimit: { perHour: config.groupCreatePerHour, burst: config.groupCreateBurst },
     },

@@ -8,7 +8,7 @@ import type {
   MyGroupsDto,
   RevokedInviteDto,
 } from '@quire/core';
-import type { InviteEntity } from '@quire/server/sync/group-store';
+import { groupServiceOver, type InviteEntity } from '@quire/server/sync/group-service';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
@@ -24,7 +24,7 @@ beforeAll(() => {
     harvestState: () => null,
     topics: openTopics(t.store).topics,
     groups: {
-      groups: t.store.groups,
+      groups: groupServiceOver(t.store),
       onInviteRevoked: (invite) => {
         revoked.push(invite);
         return 0;
@@ -114,7 +114,7 @@ describe('POST /api/groups', () => {
       store: t.store,
       harvestState: () => null,
       topics: openTopics(t.store).topics,
-      groups: { groups: t.store.groups, createLimit: { perHour: 60, burst: 3, now: () => 0 } },
+      groups: { groups: groupServiceOver(t.store), createLimit: { perHour: 60, burst: 3, now: () => 0 } },
     });
     const post = () =>
       limited.request('/api/groups', {

@@ -117,7 +117,7 @@ describe('group sync over y-websocket', () => {
     const before = storedRows(t.dbPath, group.id);
     const stateBefore = Y.encodeStateVector(storedDoc(t.dbPath, group.id));
 
-    expect(t.server.sync.compact(group.id)).toBe(true);
+    expect(await t.server.sync.compact(group.id)).toBe(true);
     expect(storedRows(t.dbPath, group.id)).toBe(1);
     const compacted = storedDoc(t.dbPath, group.id);
     expect(Y.encodeStateVector(compacted)).toEqual(stateBefore);

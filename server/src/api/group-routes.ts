@@ -12,16 +12,16 @@ import type {
 import {
   INVITE_ROLES,
   type GroupEntity,
-  type GroupStore,
+  type GroupService,
   type InviteEntity,
   type InviteRole,
   type NewInviteEntity,
-} from '../sync/group-store.ts';
+} from '../sync/group-service.ts';
 import { inviteLinkPath } from '../sync/invite-token.ts';
 import { perAddressLimit, sameSiteJson, type RateLimitOptions } from './request-guards.ts';
 
 export interface GroupRoutesOptions {
-  groups: GroupStore;
+  groups: GroupService;
   /** Closes the live sync connections of a revoked invite; returns how many it closed. */
   onInviteRevoked?: (invite: InviteEntity) => number;
   /** Group creations allowed per client address; DEFAULT_CREATE_LIMIT when left out. */
@@ -54,7 +54,7 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
         400,
       );
     }
-    const { group, invites } = groups.createGroup(name);
+    const { group, invites } = await groups.createGroup(name);
     const created: CreatedGroupDto = { ...groupDto(group), invites: invites.map(createdInviteDto) };
     return c.json(created, 201);
   });
@@ -71,8 +71,8 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
     const best = new Map<string, MyGroupDto>();
     const refused: RefusedTokenDto[] = [];
     for (const [tokenIndex, token] of (tokens as unknown[]).entries()) {
-      const invite = groups.inviteByToken(token);
-      const group = invite && groups.group(invite.groupId);
+      const invite = await groups.inviteByToken(token);
+      const group = invite && (await groups.group(invite.groupId));
       if (!invite || !group) refused.push({ tokenIndex, reason: 'unknown' });
       else if (invite.revokedAt !== null) refused.push({ tokenIndex, reason: 'revoked' });
       else if (
@@ -87,7 +87,7 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
   });
 
   app.post('/:id/invites', async (c) => {
-    const groupId = requireWriter(c, groups);
+    const groupId = await requireWriter(c, groups);
     const { role } = await jsonBody(c);
     if (!INVITE_ROLES.includes(role as InviteRole)) {
       throw new QuireError(
@@ -96,18 +96,18 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
         400,
       );
     }
-    return c.json(createdInviteDto(groups.createInvite(groupId, role as InviteRole)), 201);
+    return c.json(createdInviteDto(await groups.createInvite(groupId, role as InviteRole)), 201);
   });
 
-  app.get('/:id/invites', (c) => {
-    const groupId = requireWriter(c, groups);
-    return c.json({ invites: groups.invites(groupId).map(inviteDto) });
+  app.get('/:id/invites', async (c) => {
+    const groupId = await requireWriter(c, groups);
+    return c.json({ invites: (await groups.invites(groupId)).map(inviteDto) });
   });
 
-  app.delete('/:id/invites/:inviteId', (c) => {
-    const groupId = requireWriter(c, groups);
+  app.delete('/:id/invites/:inviteId', async (c) => {
+    const groupId = await requireWriter(c, groups);
     const inviteId = c.req.param('inviteId');
-    const revoked = groups.revokeInvite(groupId, inviteId);
+    const revoked = await groups.revokeInvite(groupId, inviteId);
     if (!revoked) {
       throw new QuireError(
         'not-found',
@@ -124,13 +124,13 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
 }
 
 /** The group id of the request when its bearer token is a live read-write invite of that group. */
-function requireWriter(c: Context, groups: GroupStore): string {
+async function requireWriter(c: Context, groups: GroupService): Promise<string> {
   const groupId = c.req.param('id') ?? '';
   const header = c.req.header('Authorization') ?? '';
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   const how = `send a read-write invite token of group ${groupId} as "Authorization: Bearer <token>"`;
   if (!token) throw new QuireError('unauthorized', `This needs an invite token: ${how}.`, 401);
-  const access = groups.authorize(groupId, token);
+  const access = await groups.authorize(groupId, token);
   if (!access.ok) {
     if (access.refusal === 'unknown-group') {
       throw new QuireError('not-found', `No group ${groupId} on this server; check the invite link.`, 404);

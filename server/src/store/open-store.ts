@@ -1,16 +1,19 @@
 import type { Database } from 'better-sqlite3';
-import { GroupStore } from '../sync/group-store.ts';
-import { UpdateLog } from '../sync/update-log.ts';
+import { SqliteGroupStore, type GroupStore } from './group-store.ts';
 import { HarvestState } from './harvest-state.ts';
+import { SqliteInviteStore, type InviteStore } from './invite-store.ts';
 import { openDatabase } from './open-database.ts';
 import { PaperStore } from './paper-store.ts';
+import { SqliteUpdateLog, type UpdateLog } from './update-log-store.ts';
 
 export interface Store {
   db: Database;
   papers: PaperStore;
   state: HarvestState;
-  /** Reading groups and their invites. */
+  /** Reading groups (sync/group-service.ts is what the server asks). */
   groups: GroupStore;
+  /** The invite capabilities of groups, by the hash of their secret. */
+  invites: InviteStore;
   /** Each group's document as a log of Yjs updates. */
   groupUpdates: UpdateLog;
   /** One write transaction over papers and state together; see `PaperStore.transaction`. */
@@ -41,8 +44,9 @@ export function storeOver(db: Database, options: StoreOptions = {}): Store {
     db,
     papers,
     state,
-    groups: new GroupStore(db, options),
-    groupUpdates: new UpdateLog(db),
+    groups: new SqliteGroupStore(db),
+    invites: new SqliteInviteStore(db),
+    groupUpdates: new SqliteUpdateLog(db),
     transaction: (fn) => papers.transaction(fn),
     close: () => db.close(),
   };

@@ -2,6 +2,7 @@ import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
+import { groupServiceOver } from './group-service.ts';
 import type { CloseCode } from '@quire/core';
 import { GroupDoc, type DocPeer } from './group-doc.ts';
 
@@ -10,13 +11,13 @@ let groupId: string;
 const logged: string[] = [];
 const docs: GroupDoc[] = [];
 
-beforeEach(() => {
+beforeEach(async () => {
   store = openStore(':memory:');
-  groupId = store.groups.createGroup('G').group.id;
+  groupId = (await groupServiceOver(store).createGroup('G')).group.id;
   logged.length = 0;
 });
-afterEach(() => {
-  for (const doc of docs.splice(0)) doc.unload();
+afterEach(async () => {
+  for (const doc of docs.splice(0)) await doc.unload();
   store.close();
 });
 
@@ -57,13 +58,13 @@ describe('GroupDoc', () => {
     doc.join(watcher);
 
     store.db.pragma('query_only = ON'); // the real database refusing writes, like a full disk
-    expect(() => doc.store(writer, anEdit('lost'))).toThrow();
+    await expect(doc.store(writer, anEdit('lost'))).rejects.toThrow();
     expect(watcher.sent).toEqual([]);
-    expect(store.groupUpdates.count(groupId)).toBe(0);
+    expect(await store.groupUpdates.count(groupId)).toBe(0);
 
     store.db.pragma('query_only = OFF');
-    doc.store(writer, anEdit('kept'));
-    expect(store.groupUpdates.count(groupId)).toBe(1);
+    await doc.store(writer, anEdit('kept'));
+    expect(await store.groupUpdates.count(groupId)).toBe(1);
     expect(watcher.sent).toHaveLength(1);
     expect(writer.sent).toEqual([]); // not echoed to its sender
   });
@@ -72,12 +73,12 @@ describe('GroupDoc', () => {
     const doc = await loadedDoc();
     const writer = new Peer();
     doc.join(writer);
-    doc.store(writer, anEdit('first'));
+    await doc.store(writer, anEdit('first'));
     const nothingKnown = Y.encodeStateVector(new Y.Doc());
     const whole = doc.syncStep2(nothingKnown);
     expect(doc.syncStep2(nothingKnown)).toBe(whole);
 
-    doc.store(writer, anEdit('second'));
+    await doc.store(writer, anEdit('second'));
     const after = doc.syncStep2(nothingKnown);
     expect(after).not.toBe(whole);
     const reader = new Y.Doc();
@@ -92,18 +93,33 @@ describe('GroupDoc', () => {
   });
 
   it('loads around a stored row Yjs cannot read, and compaction drops it', async () => {
-    store.groupUpdates.append(groupId, anEdit('before'));
-    store.groupUpdates.append(groupId, Uint8Array.from([1, 2, 3, 250, 250, 250]));
-    store.groupUpdates.append(groupId, anEdit('after'));
+    await store.groupUpdates.append(groupId, anEdit('before'));
+    await store.groupUpdates.append(groupId, Uint8Array.from([1, 2, 3, 250, 250, 250]));
+    await store.groupUpdates.append(groupId, anEdit('after'));
     const doc = await loadedDoc();
     expect(logged.join('\n')).toContain('skipped stored update');
     const peer = new Peer();
     doc.join(peer);
-    expect(doc.compact()).toBe(true);
-    const rows = store.groupUpdates.load(groupId);
+    expect(await doc.compact()).toBe(true);
+    const rows = await store.groupUpdates.load(groupId);
     expect(rows).toHaveLength(1);
     const check = new Y.Doc();
     Y.applyUpdate(check, rows[0]?.data ?? new Uint8Array());
     expect(check.getArray('edits').toArray().sort()).toEqual(['after', 'before']);
+  });
+
+  it('a compaction replaces only the rows the document holds: a row appended beside it stays', async () => {
+    const doc = await loadedDoc();
+    const writer = new Peer();
+    doc.join(writer);
+    await doc.store(writer, anEdit('one'));
+    await doc.store(writer, anEdit('two'));
+    // Another writer of the same log (a second node, say) appends a row this document never applied.
+    await store.groupUpdates.append(groupId, anEdit('beside'));
+    expect(await doc.compact()).toBe(true);
+    const check = new Y.Doc();
+    for (const row of await store.groupUpdates.load(groupId)) Y.applyUpdate(check, row.data);
+    expect(check.getArray('edits').toArray().sort()).toEqual(['beside', 'one', 'two']);
+    expect(await store.groupUpdates.count(groupId)).toBe(2);
   });
 });

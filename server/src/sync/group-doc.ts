@@ -13,7 +13,7 @@ import {
   wantsWholeState,
   type PresenceEntry,
 } from './sync-messages.ts';
-import type { StoredUpdate, UpdateLog } from './update-log.ts';
+import type { StoredUpdate, UpdateLog } from '../store/update-log-store.ts';
 
 /** What a group document needs from a connection. */
 export interface DocPeer {
@@ -60,6 +60,14 @@ export class GroupDoc {
   /** The answer to "send me everything", kept until the next update changes the document. */
   private wholeState: Uint8Array | null = null;
   private rows = 0;
+  /** The newest log row the document holds: compaction replaces the rows up to it. */
+  private lastId: number | null = null;
+  /**
+   * Appends, compactions and the unload run one after another: the log's rows and the document then
+   * always agree when a compaction reads the newest id, whatever engine answers the appends.
+   */
+  private chain: Promise<void> = Promise.resolve();
+  private unloading: Promise<void> | null = null;
   private compactQueued = false;
   private idleTimer: NodeJS.Timeout | null = null;
 
@@ -96,15 +104,20 @@ export class GroupDoc {
 
   /**
    * Appends `update` to the log, then applies it, which broadcasts it to the other peers. The append
-   * comes first so that no peer can receive an update a crash would lose; if it throws, nothing was
+   * is awaited first so that no peer can receive an update a crash would lose; if it fails, nothing was
    * applied or sent. The caller has already decoded the update (`updateHasContent`).
    */
-  store(from: DocPeer, update: Uint8Array): void {
-    const doc = this.readyDoc();
-    this.updates.append(this.groupId, update);
-    this.rows++;
-    Y.applyUpdate(doc, update, from);
-    if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
+  store(from: DocPeer, update: Uint8Array): Promise<void> {
+    return this.serial(async () => {
+      this.readyDoc();
+      const id = await this.updates.append(this.groupId, update);
+      // Unloaded while the append was out: the update is in the log, and the next load reads it.
+      if (this.state !== 'ready' || !this.doc) return;
+      this.lastId = id;
+      this.rows++;
+      Y.applyUpdate(this.doc, update, from);
+      if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
+    });
   }
 
   syncStep1(): Uint8Array {
@@ -167,32 +180,54 @@ export class GroupDoc {
     return awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(awareness, clients));
   }
 
-  /** Merges the group's update rows into one. Returns false when the document is not in memory. */
-  compact(): boolean {
+  /** Merges the group's update rows into one. Resolves false when the document is not in memory. */
+  async compact(): Promise<boolean> {
     if (this.state !== 'ready' || !this.doc) return false;
-    if (this.rows <= 1) return true;
+    await this.serial(() => this.compactNow());
+    return true;
+  }
+
+  /**
+   * Compacts and drops the document from memory; the next connection loads it again (a new GroupDoc:
+   * this one is unloaded at once, its compaction finishing behind the appends already queued).
+   */
+  unload(): Promise<void> {
+    if (this.unloading) return this.unloading;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const wasReady = this.state === 'ready';
+    this.state = 'unloaded';
+    this.onUnload(this);
+    this.unloading = this.serial(async () => {
+      if (wasReady) await this.compactNow();
+      this.doc?.destroy(); // also destroys the awareness and its timer
+      this.doc = null;
+      this.awareness = null;
+      this.wholeState = null;
+    });
+    return this.unloading;
+  }
+
+  private async compactNow(): Promise<void> {
+    const doc = this.doc;
+    if (!doc || this.rows <= 1 || this.lastId === null) return;
     try {
-      // Built from the document, which holds every row applied so far (pending structs included).
-      this.updates.replaceAll(this.groupId, Y.encodeStateAsUpdate(this.doc));
+      // Built from the document, which holds every row applied so far (pending structs included); no
+      // append is out meanwhile (the chain), so every row up to lastId is in it.
+      await this.updates.replaceThrough(this.groupId, this.lastId, Y.encodeStateAsUpdate(doc));
       this.rows = 1;
     } catch (err) {
       this.options.log(`sync: compacting group ${this.groupId} failed, its rows stay: ${errorMessage(err)}`);
     }
-    return true;
   }
 
-  /** Compacts and drops the document from memory; the next connection loads it again. */
-  unload(): void {
-    if (this.state === 'unloaded') return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    this.compact();
-    this.state = 'unloaded';
-    this.doc?.destroy(); // also destroys the awareness and its timer
-    this.doc = null;
-    this.awareness = null;
-    this.wholeState = null;
-    this.onUnload(this);
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.chain.then(step);
+    this.chain = result.then(
+      () => {},
+      () => {},
+    );
+    return result;
   }
 
   private readyDoc(): Y.Doc {
@@ -202,25 +237,24 @@ export class GroupDoc {
     return this.doc;
   }
 
-  /**
-   * Asynchronous by contract, so an async store could replace the log without touching the protocol:
-   * connections queue what arrives meanwhile and answer nothing until this settles.
-   */
+  /** Connections queue what arrives meanwhile and answer nothing until this settles. */
   private async load(): Promise<boolean> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.state !== 'loading') return false;
     let rows: StoredUpdate[];
     try {
-      rows = this.updates.load(this.groupId);
+      rows = await this.updates.load(this.groupId);
     } catch (err) {
       this.options.log(`sync: loading group ${this.groupId} failed: ${errorMessage(err)}`);
       this.state = 'failed'; // each connection sees `loaded` settle false and closes with serverError
-      this.unload();
+      void this.unload();
       return false;
     }
+    if (this.state !== 'loading') return false; // unloaded while the rows were read
     const doc = this.docFrom(rows);
     this.attach(doc);
     this.rows = rows.length;
+    this.lastId = rows.at(-1)?.id ?? null;
     this.state = 'ready';
     if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
     if (this.peers.size === 0) this.scheduleUnload();
@@ -277,7 +311,7 @@ export class GroupDoc {
     // After the current message is answered, not inside it.
     setImmediate(() => {
       this.compactQueued = false;
-      this.compact();
+      void this.compact();
     });
   }
 
@@ -285,7 +319,7 @@ export class GroupDoc {
     if (this.idleTimer || this.state === 'unloaded') return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.peers.size === 0 && this.state !== 'loading') this.unload();
+      if (this.peers.size === 0 && this.state !== 'loading') void this.unload();
     }, this.options.idleUnloadMs);
     this.idleTimer.unref();
   }

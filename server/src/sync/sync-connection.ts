@@ -2,7 +2,7 @@ import type { RawData, WebSocket } from 'ws';
 import { errorMessage } from '../errors.ts';
 import { CLOSE_CODES, type CloseCode } from '@quire/core';
 import type { DocPeer, GroupDoc } from './group-doc.ts';
-import type { InviteEntity } from './group-store.ts';
+import type { InviteEntity } from '../store/invite-store.ts';
 import {
   MalformedMessage,
   readClientMessage,
@@ -31,16 +31,22 @@ export interface SharedLimits {
   stateRequests: SharedBucket;
 }
 
+/** A frame as ws delivered it, kept while the server looked the invite up. */
+export type EarlyFrame = readonly [data: RawData, isBinary: boolean];
+
 /**
  * One authorized socket on one group. The role comes from the invite the server looked up, never
  * from the client. Frames are checked for size and rate as they arrive, queued until the group's stored
- * state is loaded, then handled strictly in order.
+ * state is loaded, then handled strictly in order: a frame waits for the one before it (an update for
+ * its append to the log) before it is handled.
  */
 export class SyncConnection implements DocPeer {
   /** Set by the heartbeat before a ping and back by the pong; a socket that stays false is dead. */
   alive = true;
   private closed = false;
   private queue: Uint8Array[] | null = [];
+  /** The frame being handled and those after it, in order. */
+  private work: Promise<void> = Promise.resolve();
   private readonly bucket: TokenBucket;
 
   constructor(
@@ -50,6 +56,7 @@ export class SyncConnection implements DocPeer {
     private readonly limits: ConnectionLimits,
     private readonly shared: SharedLimits,
     private readonly log: (line: string) => void,
+    early: readonly EarlyFrame[] = [],
   ) {
     this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
@@ -57,6 +64,8 @@ export class SyncConnection implements DocPeer {
     ws.on('close', () => this.detach());
     group.join(this);
     void group.loaded.then((ok) => (ok ? this.goLive() : this.close(CLOSE_CODES.serverError)));
+    // After join: a frame refused here closes a connection the group already knows, and so leaves it.
+    for (const [data, isBinary] of early) this.receive(data, isBinary);
   }
 
   get isClosed(): boolean {
@@ -94,7 +103,11 @@ export class SyncConnection implements DocPeer {
     // Shared buckets make a reconnect or a second socket cost the same as staying on one.
     for (const { bucket, code } of this.shared.messages) if (!bucket.take()) return this.close(code);
     if (this.queue) this.queue.push(frame);
-    else this.handle(frame);
+    else this.enqueue(frame);
+  }
+
+  private enqueue(frame: Uint8Array): void {
+    this.work = this.work.then(() => this.handle(frame));
   }
 
   private goLive(): void {
@@ -106,15 +119,13 @@ export class SyncConnection implements DocPeer {
     if (this.invite.role === 'read-write') this.send(this.group.syncStep1());
     const presence = this.group.awarenessSnapshot();
     if (presence) this.send(presence);
-    for (const frame of queued) {
-      if (this.closed) return;
-      this.handle(frame);
-    }
+    for (const frame of queued) this.enqueue(frame);
   }
 
-  private handle(frame: Uint8Array): void {
+  private async handle(frame: Uint8Array): Promise<void> {
+    if (this.closed) return;
     try {
-      this.dispatch(readClientMessage(frame));
+      await this.dispatch(readClientMessage(frame));
     } catch (err) {
       if (err instanceof MalformedMessage) return this.close(CLOSE_CODES.badMessage);
       this.log(`sync: group ${this.group.groupId}: ${errorMessage(err)}`);
@@ -122,7 +133,8 @@ export class SyncConnection implements DocPeer {
     }
   }
 
-  private dispatch(message: ClientMessage): void {
+  /** Resolves once the message is handled: for an update, once it is in the log and applied. */
+  private dispatch(message: ClientMessage): Promise<void> | void {
     switch (message.kind) {
       case 'sync-step-1': {
         // A well-behaved client asks once per connection; a loop asking for a large group again and

@@ -1,14 +1,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { QuireError } from '../errors.ts';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { QuireError, errorMessage } from '../errors.ts';
+import type { UpdateLog } from '../store/update-log-store.ts';
 import { CLOSE_CODES, SYNC_SUBPROTOCOL, tokenFromProtocols, type CloseCode } from '@quire/core';
 import { addressKey } from './client-address.ts';
 import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupDoc } from './group-doc.ts';
-import type { AccessRefusal, GroupStore } from './group-store.ts';
-import { SyncConnection } from './sync-connection.ts';
+import type { AccessRefusal, GroupAccess, GroupService } from './group-service.ts';
+import { SyncConnection, type EarlyFrame } from './sync-connection.ts';
 import { KeyedBuckets } from './token-bucket.ts';
-import type { UpdateLog } from './update-log.ts';
 
 export interface SyncOptions {
   /** Largest frame a client may send; an offline client's first sync carries its whole state. */
@@ -92,7 +92,7 @@ export class SyncServer {
   private closing = false;
 
   constructor(
-    private readonly groups: GroupStore,
+    private readonly groups: GroupService,
     private readonly updates: UpdateLog,
     options: Partial<SyncOptions> = {},
   ) {
@@ -178,8 +178,8 @@ export class SyncServer {
   }
 
   /** Compacts a loaded group now; false when it is not in memory. */
-  compact(groupId: string): boolean {
-    return this.docs.get(groupId)?.compact() ?? false;
+  compact(groupId: string): Promise<boolean> {
+    return this.docs.get(groupId)?.compact() ?? Promise.resolve(false);
   }
 
   /** Ids of the groups whose documents are in memory. */
@@ -199,7 +199,7 @@ export class SyncServer {
     await Promise.race([allClosed, new Promise((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
     clearTimeout(grace);
     for (const ws of this.wss.clients) ws.terminate();
-    for (const doc of [...this.docs.values()]) doc.unload();
+    await Promise.all([...this.docs.values()].map((doc) => doc.unload()));
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
@@ -208,7 +208,43 @@ export class SyncServer {
     if (this.closing) return refuse(ws, CLOSE_CODES.shuttingDown);
     const live = this.connectionsByAddress.get(address) ?? 0;
     if (live >= this.options.connectionsPerAddress) return refuse(ws, CLOSE_CODES.tooManyConnections);
-    const access = this.groups.authorize(groupId, token);
+    // The socket counts for its address from now on, while its invite is looked up too.
+    this.connectionsByAddress.set(address, live + 1);
+    ws.on('close', () => {
+      const left = (this.connectionsByAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.connectionsByAddress.set(address, left);
+      else this.connectionsByAddress.delete(address);
+    });
+    // A client speaks as soon as the socket opens; ws drops frames nobody listens for, so what arrives
+    // while the invite is looked up is kept for the connection (a burst's worth at most).
+    const early: EarlyFrame[] = [];
+    const keep = (data: RawData, isBinary: boolean) => {
+      early.push([data, isBinary]);
+      if (early.length > this.options.messageBurst) refuse(ws, CLOSE_CODES.rateLimited);
+    };
+    ws.on('message', keep);
+    this.groups.authorize(groupId, token).then(
+      (access) => {
+        ws.off('message', keep);
+        this.open(ws, groupId, access, address, early);
+      },
+      (err: unknown) => {
+        ws.off('message', keep);
+        this.options.log(`sync: looking up an invite of group ${groupId} failed: ${errorMessage(err)}`);
+        refuse(ws, CLOSE_CODES.serverError);
+      },
+    );
+  }
+
+  private open(
+    ws: WebSocket,
+    groupId: string,
+    access: GroupAccess,
+    address: string,
+    early: readonly EarlyFrame[],
+  ): void {
+    if (ws.readyState !== ws.OPEN) return; // gone while its invite was looked up
+    if (this.closing) return refuse(ws, CLOSE_CODES.shuttingDown);
     if (!access.ok) return refuse(ws, REFUSALS[access.refusal]);
     let doc = this.docs.get(groupId);
     if (!doc || doc.isUnloaded) {
@@ -238,15 +274,17 @@ export class SyncServer {
         code: CLOSE_CODES.stateRequestsLimited,
       },
     };
-    const connection = new SyncConnection(ws, access.invite, doc, this.options, shared, this.options.log);
+    const connection = new SyncConnection(
+      ws,
+      access.invite,
+      doc,
+      this.options,
+      shared,
+      this.options.log,
+      early,
+    );
     this.connections.add(connection);
-    this.connectionsByAddress.set(address, live + 1);
-    ws.on('close', () => {
-      this.connections.delete(connection);
-      const left = (this.connectionsByAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.connectionsByAddress.set(address, left);
-      else this.connectionsByAddress.delete(address);
-    });
+    ws.on('close', () => this.connections.delete(connection));
   }
 
   private beat(): void {
