@@ -1,44 +1,14 @@
+import { parse } from '@retorquere/bibtex-parser';
 import { describe, expect, it } from 'vitest';
 import { bibtexKeys, escapeBibtex, exportBibtex } from './export-bibtex.ts';
 import { listQueue, saveToQueue } from './queue.ts';
 import { at, newDoc, paper } from './test-helpers.ts';
 
-/** Reads entries the way BibTeX does: a value ends where its braces, every brace counted, balance. */
-function parseBib(text: string): { type: string; key: string; fields: Map<string, string> }[] {
-  const entries = [];
-  let i = 0;
-  const skipSpace = () => {
-    while (/\s/.test(text.charAt(i))) i++;
-  };
-  while ((i = text.indexOf('@', i)) !== -1) {
-    const head = /^@(\w+)\{([^,\s{}]+),/.exec(text.slice(i));
-    if (!head) throw new Error(`bad entry head at ${i}`);
-    i += head[0].length;
-    const fields = new Map<string, string>();
-    for (;;) {
-      skipSpace();
-      if (text.charAt(i) === '}') {
-        i++;
-        break;
-      }
-      const name = /^(\w+)\s*=\s*\{/.exec(text.slice(i));
-      if (!name?.[1]) throw new Error(`bad field at ${i}: ${text.slice(i, i + 30)}`);
-      i += name[0].length;
-      let depth = 1;
-      const start = i;
-      while (depth > 0) {
-        const ch = text.charAt(i++);
-        if (ch === '') throw new Error('unterminated value');
-        if (ch === '{') depth++;
-        if (ch === '}') depth--;
-      }
-      fields.set(name[1], text.slice(start, i - 1));
-      skipSpace();
-      if (text.charAt(i) === ',') i++;
-    }
-    entries.push({ type: head[1] ?? '', key: head[2] ?? '', fields });
-  }
-  return entries;
+/** The entries as the parser behind Better BibTeX for Zotero reads them; it reports what it cannot read. */
+function read(bib: string) {
+  const library = parse(bib, { sentenceCase: false, english: false });
+  expect(library.errors).toEqual([]);
+  return library.entries;
 }
 
 describe('BibTeX export', () => {
@@ -53,10 +23,15 @@ describe('BibTeX export', () => {
         '  title = {{Q\\&A at 100\\% with C\\# and snake\\_case: $O(n^2)$ {BERT} for M\\"uller}},',
         '  author = {Jörg M\\"uller and {Research and Development Team} and {Smith, Jr., John}},',
         '  year = {2026},',
+        '  month = mar,',
         '  eprint = {2603.01234},',
         '  archivePrefix = {arXiv},',
         '  primaryClass = {cs.LG},',
-        '  url = {https://arxiv.org/abs/2603.01234}',
+        '  version = {1},',
+        '  doi = {10.48550/arXiv.2603.01234},',
+        '  url = {https://arxiv.org/abs/2603.01234},',
+        '  abstract = {The abstract of 2603.01234.},',
+        '  keywords = {Reinforcement Learning}',
         '}',
         '',
       ].join('\n'),
@@ -110,16 +85,73 @@ describe('BibTeX export', () => {
       ),
     );
     const bib = exportBibtex(listQueue(doc));
-    const entries = parseBib(bib);
+    const entries = read(bib);
     expect(entries).toHaveLength(4);
     expect(new Set(entries.map((e) => e.key)).size).toBe(4);
+    // Unbalanced braces come back as written; balanced ones are LaTeX grouping (case protection).
+    expect(entries.map((e) => e.fields.title)).toEqual([
+      'Unclosed {brace',
+      'Extra } brace',
+      '100% of RL',
+      'Costs $5',
+    ]);
     for (const entry of entries) {
       expect(entry.type).toBe('misc');
-      expect(entry.fields.get('archivePrefix')).toBe('arXiv');
-      expect(entry.fields.get('eprint')).toMatch(/^2603\.0000\d$/);
-      expect(entry.fields.get('url')).toBe(`https://arxiv.org/abs/${String(entry.fields.get('eprint'))}`);
-      expect(entry.fields.get('title')).not.toMatch(/(^|[^\\])[%&#]/);
+      expect(entry.fields.archiveprefix).toBe('arXiv');
+      expect(entry.fields.eprint).toMatch(/^2603\.0000\d$/);
+      expect(entry.fields.url).toBe(`https://arxiv.org/abs/${String(entry.fields.eprint)}`);
     }
     expect(exportBibtex([])).toBe('');
+  });
+});
+
+describe('BibTeX read back by a BibTeX parser (the one behind Better BibTeX for Zotero)', () => {
+  it('gives Zotero the DOI, month, version, abstract and topics of every paper', () => {
+    const doc = newDoc();
+    saveToQueue(
+      doc,
+      paper('2605.01234', {
+        version: 3,
+        title: 'Credit assignment for {LLM} agents: 100% of $O(n^2)$',
+        abstract: 'We show that $\\alpha_1$-weighted returns & 50% fewer steps\n  suffice.',
+        tags: [
+          { slug: 'reinforcement-learning', name: 'Reinforcement Learning' },
+          { slug: 'credit-assignment-in-rl', name: 'Credit Assignment in RL' },
+        ],
+      }),
+      'ada',
+      at('2026-05-12T09:00:00Z'),
+    );
+    saveToQueue(
+      doc,
+      paper('hep-th/9901001', { version: null, tags: [], abstract: '' }),
+      'ada',
+      at('2026-05-12T09:00:00Z'),
+    );
+    const [modern, old] = read(exportBibtex(listQueue(doc)));
+    expect(modern?.type).toBe('misc');
+    expect(modern?.fields).toMatchObject({
+      doi: '10.48550/arXiv.2605.01234',
+      year: '2026',
+      month: '5',
+      version: '3',
+      eprint: '2605.01234',
+      archiveprefix: 'arXiv',
+      url: 'https://arxiv.org/abs/2605.01234',
+      abstract: 'We show that α₁-weighted returns & 50% fewer steps suffice.',
+    });
+    expect([...(modern?.fields.keywords ?? [])].sort()).toEqual([
+      'Credit Assignment in RL',
+      'Reinforcement Learning',
+    ]);
+    expect(modern?.fields.author).toEqual([
+      { lastName: 'Lovelace', firstName: 'Ada' },
+      { lastName: 'Turing', firstName: 'Alan' },
+    ]);
+    // An old-style id has its DOI and month too; what a paper lacks is left out rather than left empty.
+    expect(old?.fields).toMatchObject({ doi: '10.48550/arXiv.hep-th/9901001', year: '1999', month: '1' });
+    expect(Object.keys(old?.fields ?? {})).not.toContain('version');
+    expect(Object.keys(old?.fields ?? {})).not.toContain('abstract');
+    expect(Object.keys(old?.fields ?? {})).not.toContain('keywords');
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The queue as BibTeX: one @misc entry per paper in arXiv's recommended form (eprint, archivePrefix,
- * primaryClass, url). arXiv metadata is LaTeX source, so commands, accents ("M\"uller") and $math$ pass
- * through; only what would break BibTeX or LaTeX is escaped.
+ * primaryClass, url), with the DOI arXiv registers for every paper (10.48550/arXiv.<id>, which Zotero and
+ * others match duplicates by), the month, the version the group saved, the abstract and the paper's topics
+ * as keywords. arXiv metadata is LaTeX source, so commands, accents ("M\"uller") and $math$ pass through;
+ * only what would break BibTeX or LaTeX is escaped.
  */
 import { absUrl, idYearMonth } from '../arxiv-id.ts';
 import { normaliseText } from '../text-normalise.ts';
@@ -89,10 +91,24 @@ function authorField(names: readonly string[]): string {
     .join(' and ');
 }
 
-function yearOf(paperId: string): string {
+/** The year an id was issued in: arXiv's own BibTeX dates a paper by its first version, as the id does. */
+export function yearOf(paperId: string): string {
   const yy = Number(idYearMonth(paperId).slice(0, 2));
   return String(yy >= 91 ? 1900 + yy : 2000 + yy);
 }
+
+/** The month an id was issued in, 1–12. */
+export function monthOf(paperId: string): number {
+  return Number(idYearMonth(paperId).slice(2, 4));
+}
+
+/** The DOI arXiv's DataCite registration gives every paper. */
+export function arxivDoi(paperId: string): string {
+  return `10.48550/arXiv.${paperId}`;
+}
+
+// BibTeX's month macros: styles print them in their own language and form ("May", "5").
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 const KEY_STOPWORDS = new Set(
   'a an the on of in for to toward towards and with via from at by is are do does can what when how why'.split(
@@ -144,12 +160,23 @@ export function bibtexKeys(papers: readonly PaperSnapshot[]): Map<string, string
 }
 
 export function bibtexEntry(paper: PaperSnapshot, key: string): string {
-  const fields: [string, string][] = [['title', `{${escapeBibtex(paper.title)}}`]];
-  if (paper.authors.length > 0) fields.push(['author', authorField(paper.authors)]);
-  fields.push(['year', yearOf(paper.id)], ['eprint', paper.id], ['archivePrefix', 'arXiv']);
-  if (paper.primaryCategory !== '') fields.push(['primaryClass', escapeBibtex(paper.primaryCategory)]);
-  fields.push(['url', absUrl(paper.id)]);
-  return `@misc{${key},\n${fields.map(([name, value]) => `  ${name} = {${value}}`).join(',\n')}\n}`;
+  // A value is braced, except a month macro, which must stay bare for styles to read it.
+  const braced = (value: string): string => `{${value}}`;
+  const fields: [string, string][] = [['title', braced(`{${escapeBibtex(paper.title)}}`)]];
+  if (paper.authors.length > 0) fields.push(['author', braced(authorField(paper.authors))]);
+  fields.push(['year', braced(yearOf(paper.id))]);
+  const month = MONTHS[monthOf(paper.id) - 1];
+  if (month) fields.push(['month', month]);
+  fields.push(['eprint', braced(paper.id)], ['archivePrefix', braced('arXiv')]);
+  if (paper.primaryCategory !== '')
+    fields.push(['primaryClass', braced(escapeBibtex(paper.primaryCategory))]);
+  if (paper.version !== null) fields.push(['version', braced(String(paper.version))]);
+  fields.push(['doi', braced(arxivDoi(paper.id))], ['url', braced(absUrl(paper.id))]);
+  const abstract = paper.abstract.trim();
+  if (abstract !== '') fields.push(['abstract', braced(escapeBibtex(abstract))]);
+  const keywords = [...new Set(paper.tags.map((t) => escapeBibtex(t.name)).filter((k) => k !== ''))];
+  if (keywords.length > 0) fields.push(['keywords', braced(keywords.join(', '))]);
+  return `@misc{${key},\n${fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n')}\n}`;
 }
 
 /** The papers as a .bib file, in the order given (queue items or snapshots). */

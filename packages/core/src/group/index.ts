@@ -170,5 +170,19 @@ export {
 } from './meetings.ts';
 export { checkTimeZone, instantOfWallTime, wallTimeAt, type WallTime } from './zoned-time.ts';
 export { observeGroup, type GroupChange, type GroupPart } from './observe.ts';
-export { exportBibtex, bibtexEntry, bibtexKeys, escapeBibtex } from './export-bibtex.ts';
-export { exportMarkdown, escapeMarkdown, type MarkdownExportOptions } from './export-markdown.ts';
+export { exportBibtex, bibtexEntry, bibtexKeys, escapeBibtex, arxivDoi } from './export-bibtex.ts';
+export {
+  exportMarkdown,
+  escapeMarkdown,
+  demoteHeadings,
+  type MarkdownExportOptions,
+} from './export-markdown.ts';
+export {
+  exportCslJson,
+  cslItems,
+  cslItem,
+  cslName,
+  type CslItem,
+  type CslName,
+  type CslOptions,
+} from './export-csl.ts';
