@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { sampleQueries } from '@quire/server/search/search-timing';
+import { SearchSamples } from '@quire/server/store/search-samples';
 import type { RunningServer } from '@quire/server/server';
 import { build } from 'esbuild';
 
@@ -101,7 +102,7 @@ export async function benchOfflineSearch(browser: Browser, server: RunningServer
     .prepare<[number], string>('SELECT id FROM papers ORDER BY listing_date DESC, id DESC LIMIT ?')
     .pluck()
     .all(OFFLINE_PAPERS);
-  const queries = sampleQueries(server.store.db, QUERIES, 7);
+  const queries = sampleQueries(new SearchSamples(server.store.db), QUERIES, 7);
   const js = await bundleOfflineModules();
   const context = await browser.newContext();
   try {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from '@playwright/test';
 import { sampleQueries } from '@quire/server/search/search-timing';
+import { SearchSamples } from '@quire/server/store/search-samples';
 import { requireSharedData } from '../src/paths.ts';
 import { launchChromium, startCorpusServer } from './bench-harness.ts';
 import { benchOfflineSearch } from './offline-search-bench.ts';
@@ -112,7 +113,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     const t0 = performance.now();
     await (await fetch(`${server.url}/api/search?q=reinforcement`)).json();
     console.log(`first search (cold caches) took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    const queries = sampleQueries(server.store.db, SEARCH_QUERIES);
+    const queries = sampleQueries(new SearchSamples(server.store.db), SEARCH_QUERIES);
     const times: number[] = [];
     for (const q of queries) {
       const t = performance.now();

@@ -11,6 +11,7 @@ import {
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import { seededRandom } from '@quire/server/search/search-timing';
+import { SearchIndex } from '@quire/server/store/search-index';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
@@ -81,7 +82,7 @@ beforeAll(async () => {
   );
   const minisearch = buildPaperIndex(docs);
   const phraseTexts = new Map(docs.map((d) => [d.id, phraseTextOf(d)]));
-  const fts = new FtsSearch(t.store.db, defaultTaxonomy());
+  const fts = new FtsSearch(new SearchIndex(t.store.db), defaultTaxonomy());
   engines = [
     {
       name: 'minisearch (in memory, today)',

@@ -2,10 +2,12 @@ import {
   CoreError,
   initialHarvestState,
   normaliseArxivId,
+  SEARCH_SORTS,
   type HarvestStateDto,
   type PaperEntity,
   type PapersBatchDto,
   type PaperView,
+  type SearchSort,
   type StatusDto,
 } from '@quire/core';
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -16,8 +18,6 @@ import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-api.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
-import { SqliteCalendarFeedStore } from '../store/calendar-feeds.ts';
-import { calendarRoutes } from './calendar-routes.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveWebApp } from './static-files.ts';
@@ -204,15 +204,12 @@ export function createApp(options: AppOptions): Hono {
     const page = {
       limit: wholeNumber('limit', c.req.query('limit'), 20, 1, 100),
       offset: wholeNumber('offset', c.req.query('offset'), 0, 0, 1_000_000),
+      sort: searchSort(c.req.query('sort')),
     };
     return c.json(await options.search.search(c.req.query('q') ?? '', page));
   });
 
   if (options.groups) app.route('/api/groups', groupRoutes(options.groups));
-  if (options.groups) {
-    const feeds = new SqliteCalendarFeedStore(store.db);
-    app.route('/api', calendarRoutes({ groups: options.groups.groups, updates: store.groupUpdates, feeds }));
-  }
 
   app.all('/api/*', (c) => {
     throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);
@@ -248,6 +245,14 @@ function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQ
     query.weeks = n;
   }
   return query;
+}
+
+/** `?sort=` of a search: relevance when left out. */
+function searchSort(raw: string | undefined): SearchSort {
+  if (raw === undefined || raw === '') return 'relevance';
+  const sort = SEARCH_SORTS.find((s) => s === raw);
+  if (sort) return sort;
+  throw new QuireError('bad-input', `sort must be ${SEARCH_SORTS.join(' or ')}, not "${raw}".`, 400);
 }
 
 function wholeNumber(

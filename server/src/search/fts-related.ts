@@ -12,7 +12,8 @@ import {
   type Taxonomy,
 } from '@quire/core';
 import { QuireError } from '../errors.ts';
-import type { IndexFilters, SearchIndex, TermDocs } from '../store/search-index.ts';
+import type { IndexFilters, TermDocs } from '../store/search-index.ts';
+import type { SearchReader } from '../store/search-reader.ts';
 
 /**
  * Related papers from the on-disk index: the paper's most distinctive title and abstract words as one
@@ -38,7 +39,7 @@ const boost = RELATED_SEARCH_OPTIONS.boost ?? {};
 const RELATED_WEIGHTS = { title: boost.title ?? 2, authors: 0, abstract: boost.abstract ?? 1 };
 
 export function relatedPapers(
-  index: SearchIndex,
+  index: SearchReader,
   taxonomy: Taxonomy,
   id: string,
   limit: number,
@@ -107,7 +108,7 @@ export function distinctiveTerms(found: readonly TermDocs[], papers: number): st
 
 /** Each paper's stored tags with the broader topics they imply; topics the taxonomy no longer has dropped. */
 function tagsWithBroader(
-  index: SearchIndex,
+  index: SearchReader,
   taxonomy: Taxonomy,
   ids: readonly string[],
 ): Map<string, string[]> {

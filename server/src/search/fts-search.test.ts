@@ -58,7 +58,7 @@ beforeAll(() => {
   tag.run('rl-for-tool-use', '2604.00001');
   tag.run('imitation-learning', '2604.00004');
   tag.run('rl-for-tool-use', '2604.00003');
-  search = new FtsSearch(store.db, defaultTaxonomy());
+  search = new FtsSearch(new SearchIndex(store.db), defaultTaxonomy());
 });
 afterAll(() => {
   store.close();

@@ -1,27 +1,26 @@
 import {
-  AUTHOR_SEPARATOR,
-  columnTerms,
+  authorNamed,
   FIELD_BOOSTS,
   FUZZY_MIN_LENGTH,
   MAX_FUZZY_TERMS,
   MAX_OR_RETRY_TERMS,
   parseQuery,
+  personNameKey,
   PREFIX_MIN_LENGTH,
   queryTermsOf,
   RETRY_FUZZY_MIN_LENGTH,
-  tokenizeField,
   toSearchResult,
-  type Author,
   type ParsedQuery,
   type RelatedPapersDto,
   type SearchField,
-  type SearchHit,
   type SearchResponseDto,
+  type SearchResultDto,
+  type SearchSort,
   type Taxonomy,
 } from '@quire/core';
-import type { Database } from 'better-sqlite3';
 import { QuireError } from '../errors.ts';
-import { SearchIndex, type IndexFilters, type PaperTextRow } from '../store/search-index.ts';
+import type { IndexFilters, PaperTextRow } from '../store/search-index.ts';
+import type { SearchReader } from '../store/search-reader.ts';
 import {
   indexFilters,
   matchExpression,
@@ -31,8 +30,17 @@ import {
   type TermGroup,
 } from './fts-query.ts';
 import { relatedPapers } from './fts-related.ts';
-import { matchedTermsOf, rerankScores, type Candidate, type RankedWord } from './rerank.ts';
+import { matchedTermsOf, rerankScores, type RankedWord } from './rerank.ts';
 import type { SearchApi, SearchPage } from './search-api.ts';
+import {
+  authorNames,
+  fieldTerms,
+  hitOf,
+  matchedTerms,
+  NO_TERMS,
+  resultText,
+  type MatchedTerms,
+} from './search-hits.ts';
 import { editDistance, oneEditAway, prefixEnd } from './typo-candidates.ts';
 
 /** FTS5's first matches scored again per field, as minisearch scores them (see rerank.ts). */
@@ -50,6 +58,10 @@ export const FEW_HITS = 2;
 export const MAX_CORRECTIONS = 5;
 /** Indexed terms read at most when looking for a long word's two-edit spellings. */
 export const TWO_EDIT_SCAN = 2_000;
+/** A person's papers listed first for a name search, at most (the newest). */
+export const AUTHOR_FIRST = 50;
+/** Papers the name's key is indexed for read at most to find them (see `authorNamed`). */
+export const AUTHOR_SCAN = 200;
 
 /**
  * Full-text search over the on-disk index (SQLite FTS5), with core's query syntax and field weights. The
@@ -62,11 +74,11 @@ export const TWO_EDIT_SCAN = 2_000;
  * papers with any of the words are listed.
  */
 export class FtsSearch implements SearchApi {
-  readonly #index: SearchIndex;
+  readonly #index: SearchReader;
   readonly #taxonomy: Taxonomy;
 
-  constructor(db: Database, taxonomy: Taxonomy) {
-    this.#index = new SearchIndex(db);
+  constructor(index: SearchReader, taxonomy: Taxonomy) {
+    this.#index = index;
     this.#taxonomy = taxonomy;
   }
 
@@ -81,8 +93,40 @@ export class FtsSearch implements SearchApi {
   /** `search` without the promise (benchmarks). */
   searchNow(q: string, page: SearchPage): SearchResponseDto {
     const query = parseQuery(q);
+    const sort = page.sort ?? 'relevance';
+    if (query.paperId !== null) return this.#exact(query, query.paperId, sort);
     this.#checkTopics(query);
     const filters = indexFilters(query, this.#taxonomy, (slug) => this.#index.storedNarrower(slug));
+    const person = sort === 'relevance' ? personNameKey(query) : null;
+    const byName = person === null ? null : this.#byAuthor(query, person, filters);
+    if (byName === null) return this.#textSearch(query, filters, page, sort);
+    // The person's papers first, then the papers holding the words without them (read far enough to fill
+    // the page however many of the person's papers the words also found).
+    const { ids, total, results: named } = byName;
+    const end = page.offset + page.limit;
+    const words = this.#textSearch(
+      query,
+      filters,
+      { offset: 0, limit: Math.max(0, end - ids.length) + ids.length },
+      sort,
+    );
+    const first = new Set(ids);
+    const listed = [...named, ...words.results.filter((r) => !first.has(r.id))];
+    return {
+      ...words,
+      total: Math.max(words.total, total),
+      byAuthor: { name: query.text, papers: total },
+      results: listed.slice(page.offset, end),
+    };
+  }
+
+  /** The page of papers matching the words, phrases and filters, ranked or newest first. */
+  #textSearch(
+    query: ParsedQuery,
+    filters: IndexFilters,
+    page: SearchPage,
+    sort: SearchSort,
+  ): SearchResponseDto {
     const terms = [...new Set(queryTermsOf(query.text))];
     const base = phrasesAndAuthors(query);
     const groups = terms.map((term, i) => ({
@@ -92,33 +136,74 @@ export class FtsSearch implements SearchApi {
     }));
     const parts: QueryParts = { ...base, groups };
     const first = matchExpression(parts, 'AND');
-    if (first === null) return this.#unranked(query, null, filters, page);
+    if (first === null) return this.#unranked(query, null, filters, page, sort);
     // Authors narrow but do not rank: with no words or phrases, the newest first.
-    if (groups.length === 0 && parts.phrases.length === 0) return this.#unranked(query, first, filters, page);
+    if (groups.length === 0 && parts.phrases.length === 0) {
+      return this.#unranked(query, first, filters, page, sort);
+    }
 
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
     const fuzzy = groups.length <= MAX_FUZZY_TERMS;
     if (fuzzy) for (const group of groups) if (!group.prefix) this.#correctIfRare(group);
-    const run = () => this.#ranked('AND', first, filters, page, parts);
-    let found = run();
+    const pass = (mode: 'AND' | 'OR') =>
+      sort === 'newest'
+        ? this.#newest(mode, first, filters, page, parts)
+        : this.#ranked(mode, first, filters, page, parts);
+    let found = pass('AND');
     const typed = groups.find((g) => g.prefix);
-    if (found.total === 0 && fuzzy && typed && this.#correctIfRare(typed)) found = run();
+    if (found.total === 0 && fuzzy && typed && this.#correctIfRare(typed)) found = pass('AND');
     if (found.total === 0 && fuzzy) {
       for (const group of groups) if (group.corrections.length === 0) this.#correctAll(group);
-      found = run();
+      found = pass('AND');
     }
     let matchedAllTerms = true;
     if (found.total === 0 && groups.length > 1 && groups.length <= MAX_OR_RETRY_TERMS) {
-      found = this.#ranked('OR', first, filters, page, parts);
+      found = pass('OR');
       matchedAllTerms = false;
     }
     const wanted = matchedTerms(parts);
     const results = found.rows.flatMap((hit) => {
       const row = found.text.get(hit.paperId);
-      return row ? [toSearchResult(hitOf(row, hit.score, wanted), resultText(row))] : [];
+      return row ? [resultOf(row, hit.score, wanted)] : [];
     });
-    return { query, total: found.total, matchedAllTerms, results };
+    return { query, total: found.total, matchedAllTerms, sort, exact: null, byAuthor: null, results };
+  }
+
+  /** The paper an arXiv id names, alone (none when the store lacks it: the answer says so). */
+  #exact(query: ParsedQuery, id: string, sort: SearchSort): SearchResponseDto {
+    const row = this.#index.paperRows([id]).get(id);
+    return {
+      query,
+      total: row ? 1 : 0,
+      matchedAllTerms: true,
+      sort,
+      exact: { id, stored: row !== undefined },
+      byAuthor: null,
+      results: row ? [resultOf(row, 0, NO_TERMS)] : [],
+    };
+  }
+
+  /**
+   * The newest papers (at most AUTHOR_FIRST) one of whose authors has the whole name `key`, under the
+   * query's filters and author filters, as results naming that author; null when no paper has one.
+   */
+  #byAuthor(query: ParsedQuery, key: string, filters: IndexFilters) {
+    const { authorKeys } = phrasesAndAuthors(query);
+    const match = matchExpression({ groups: [], phrases: [], authorKeys: [key, ...authorKeys] }, 'AND');
+    if (match === null) return null;
+    const found = this.#index.newest(match, filters, { limit: AUTHOR_SCAN, offset: 0 });
+    const text = this.#index.paperRows(found.ids);
+    const named = found.ids.flatMap((id) => {
+      const row = text.get(id);
+      const authorMatch = row && authorNamed(authorNames(row), key);
+      return row && authorMatch ? [{ ...resultOf(row, 0, NO_TERMS), authorMatch }] : [];
+    });
+    if (named.length === 0) return null;
+    const results = named.slice(0, AUTHOR_FIRST);
+    // Past the scan the count is the key's, which a rare other name may share.
+    const total = named.length + Math.max(0, found.total - found.ids.length);
+    return { ids: results.map((r) => r.id), total, results };
   }
 
   /** A page of the papers matching the query, FTS5's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
@@ -178,21 +263,28 @@ export class FtsSearch implements SearchApi {
     return { rows: pageRows, total, text };
   }
 
+  /** The same matches as `#ranked`, newest listing first (the reader asked for that order). */
+  #newest(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
+    const match = matchExpression(parts, mode) ?? fallback;
+    const { ids, total } = this.#index.newest(match, filters, page);
+    return { rows: ids.map((paperId) => ({ paperId, score: 0 })), total, text: this.#index.paperRows(ids) };
+  }
+
   /** Filters only (or authors only): newest first, nothing to rank by. */
   #unranked(
     query: ParsedQuery,
     match: string | null,
     filters: IndexFilters,
     page: SearchPage,
+    sort: SearchSort,
   ): SearchResponseDto {
     const { ids, total } = this.#index.newest(match, filters, page);
     const text = this.#index.paperRows(ids);
-    const none = { exact: new Set<string>(), prefixes: [] };
     const results = ids.flatMap((id) => {
       const row = text.get(id);
-      return row ? [toSearchResult(hitOf(row, 0, none), resultText(row))] : [];
+      return row ? [resultOf(row, 0, NO_TERMS)] : [];
     });
-    return { query, total, matchedAllTerms: true, results };
+    return { query, total, matchedAllTerms: true, sort, exact: null, byAuthor: null, results };
   }
 
   /** Near spellings for a word found in at most FEW_HITS papers (as a prefix, if it is one); true if any. */
@@ -256,83 +348,10 @@ function settled<T>(fn: () => T): Promise<T> {
   return new Promise((resolve) => resolve(fn()));
 }
 
+function resultOf(row: PaperTextRow, score: number, wanted: MatchedTerms): SearchResultDto {
+  return toSearchResult(hitOf(row, score, wanted), resultText(row));
+}
+
 function correctable(term: string): boolean {
   return term.length >= FUZZY_MIN_LENGTH && !/^\d+$/.test(term);
-}
-
-interface MatchedTerms {
-  exact: Set<string>;
-  prefixes: string[];
-}
-
-/** The terms a result may hold because of this query: what to highlight. */
-function matchedTerms(parts: QueryParts): MatchedTerms {
-  const exact = new Set<string>();
-  const prefixes: string[] = [];
-  for (const g of parts.groups) {
-    exact.add(g.term);
-    for (const c of g.corrections) exact.add(c);
-    if (g.prefix) prefixes.push(g.term);
-  }
-  for (const phrase of parts.phrases) for (const t of phrase) exact.add(t);
-  return { exact, prefixes };
-}
-
-const HIGHLIGHTED = ['title', 'abstract'] as const;
-
-/** A result as core's result builder takes it, with the terms it matched found in its own text. */
-function hitOf(row: PaperTextRow, score: number, wanted: MatchedTerms): SearchHit {
-  const match: Record<string, string[]> = {};
-  if (wanted.exact.size > 0 || wanted.prefixes.length > 0) {
-    for (const field of HIGHLIGHTED) {
-      for (const term of new Set(columnTerms(row[field]))) {
-        if (!wanted.exact.has(term) && !wanted.prefixes.some((p) => term.startsWith(p))) continue;
-        (match[term] ??= []).push(field);
-      }
-    }
-  }
-  return {
-    id: row.id,
-    score,
-    match,
-    terms: Object.keys(match),
-    // The result builder reads the title, listing date and primary category of these.
-    stored: {
-      id: row.id,
-      title: row.title,
-      listingDate: row.listing_date,
-      primaryCategory: row.primary_category,
-      categories: [],
-      tags: [],
-    },
-  };
-}
-
-function authorNames(row: PaperTextRow): string[] {
-  return (JSON.parse(row.authors) as Author[]).map((a) => a.name);
-}
-
-function fieldTerms(row: PaperTextRow): Pick<Candidate, 'fields' | 'lengths'> {
-  const authors = authorNames(row).join(AUTHOR_SEPARATOR);
-  const length = (text: string, field: SearchField) => new Set(tokenizeField(text, field)).size;
-  return {
-    fields: {
-      title: columnTerms(row.title),
-      authors: columnTerms(authors, 'authors'),
-      abstract: columnTerms(row.abstract),
-    },
-    lengths: {
-      title: length(row.title, 'title'),
-      authors: length(authors, 'authors'),
-      abstract: length(row.abstract, 'abstract'),
-    },
-  };
-}
-
-function resultText(row: PaperTextRow) {
-  return {
-    title: row.title,
-    abstract: row.abstract,
-    authorNames: authorNames(row),
-  };
 }

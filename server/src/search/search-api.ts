@@ -1,8 +1,10 @@
-import type { RelatedPapersDto, SearchResponseDto } from '@quire/core';
+import type { RelatedPapersDto, SearchResponseDto, SearchSort } from '@quire/core';
 
 export interface SearchPage {
   limit: number;
   offset: number;
+  /** Best match first when left out. */
+  sort?: SearchSort;
 }
 
 /** What the API needs of search: `FtsSearch` in process, `SearchThread` in the server. */

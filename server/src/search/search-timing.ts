@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SearchSamples } from '../store/search-samples.ts';
 import type { FtsSearch } from './fts-search.ts';
 import type { SearchPage } from './search-api.ts';
 
@@ -33,16 +33,13 @@ const WORD = /^[A-Za-z]{4,}$/;
  * `count` queries drawn from the store's own abstracts, half one word and half two adjacent words, as a
  * reader would type them: what `pnpm bench web` times server search with.
  */
-export function sampleQueries(db: Database, count: number, seed = 1): string[] {
-  const total = db.prepare<[], number>('SELECT COUNT(*) FROM papers').pluck().get() ?? 0;
+export function sampleQueries(papers: SearchSamples, count: number, seed = 1): string[] {
+  const total = papers.paperCount();
   if (total === 0) return [];
-  const abstractAt = db
-    .prepare<[number], string>('SELECT abstract FROM papers ORDER BY id LIMIT 1 OFFSET ?')
-    .pluck();
   const next = seededRandom(seed);
   const queries: string[] = [];
   for (let attempt = 0; queries.length < count && attempt < count * 20; attempt++) {
-    const words = (abstractAt.get(Math.floor(next() * total)) ?? '').split(/\s+/);
+    const words = (papers.abstractAt(Math.floor(next() * total)) ?? '').split(/\s+/);
     const at = Math.floor(next() * Math.max(0, words.length - 1));
     const first = words[at] ?? '';
     const second = words[at + 1] ?? '';

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CoreError, defaultTaxonomy } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
-import { openReadOnlyDatabase } from '../store/open-database.ts';
+import { openSearchReader } from '../store/search-reader.ts';
 import { FtsSearch } from './fts-search.ts';
 import type {
   SearchErrorData,
@@ -32,7 +32,7 @@ function errorData(err: unknown): SearchErrorData {
 const { dbPath } = workerData as SearchWorkerData;
 let search: FtsSearch;
 try {
-  search = new FtsSearch(openReadOnlyDatabase(dbPath), defaultTaxonomy());
+  search = new FtsSearch(openSearchReader(dbPath), defaultTaxonomy());
 } catch (err) {
   post({ kind: 'failed', error: errorData(err) });
   throw err;

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
+import type { SearchReader } from './search-reader.ts';
 
 /**
  * Reads the on-disk search index (see search-index-schema.ts). Queries take an FTS5 expression built by
@@ -189,7 +190,7 @@ export function readVarints(bytes: Uint8Array): number[] {
   return out;
 }
 
-export class SearchIndex {
+export class SearchIndex implements SearchReader {
   readonly #db: Database;
   readonly #statements = new Map<string, Statement>();
   readonly #hitsUpTo: Statement<[string, number], number>;

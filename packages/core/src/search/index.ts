@@ -1,4 +1,5 @@
 export * from './highlight.ts';
+export * from './person-name.ts';
 export * from './query-syntax.ts';
 export * from './search-build.ts';
 export * from './search-config.ts';

@@ -16,7 +16,29 @@ describe('parseQuery', () => {
       authors: ['Jane Doe'],
       from: '2026-04-01',
       to: '2026-05-01',
+      paperId: null,
     });
+  });
+
+  it('reads a search that is only an arXiv id or address as that paper', () => {
+    const named = (input: string) => parseQuery(input).paperId;
+    expect(named('2605.08013')).toBe('2605.08013');
+    expect(named(' 2605.08013v2 ')).toBe('2605.08013');
+    expect(named('arXiv:2605.08013')).toBe('2605.08013');
+    expect(named('arXiv: 2605.08013v1')).toBe('2605.08013');
+    expect(named('hep-th/9901001')).toBe('hep-th/9901001');
+    expect(named('https://arxiv.org/abs/2605.08013v3')).toBe('2605.08013');
+    expect(named('https://arxiv.org/pdf/2605.08013v1.pdf')).toBe('2605.08013');
+    expect(named('https://arxiv.org/html/2605.08013v1')).toBe('2605.08013');
+    expect(named('arxiv.org/abs/hep-th/9901001')).toBe('hep-th/9901001');
+    // Anything more, or a number that is no id, is a text search.
+    expect(named('2605.08013 transformers')).toBeNull();
+    expect(named('"2605.08013"')).toBeNull();
+    expect(named('2613.08013')).toBeNull();
+    expect(named('3.14159')).toBeNull();
+    expect(named('https://example.org/abs/2605.08013')).toBeNull();
+    // The text stays as typed, so the box and the address keep what the reader wrote.
+    expect(parseQuery('arXiv:2605.08013').text).toBe('arXiv:2605.08013');
   });
 
   it('repeats and lists topics and categories; category: is cat:', () => {

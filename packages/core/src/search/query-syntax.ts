@@ -1,3 +1,4 @@
+import { isArxivId, normaliseArxivId } from '../arxiv-id.ts';
 import { isYmd } from '../dates.ts';
 import { CoreError } from '../errors.ts';
 
@@ -11,6 +12,10 @@ import { CoreError } from '../errors.ts';
  * must match; `from:`/`to:` bound the listing date, both ends included. An unknown `word:` is plain text,
  * so "arXiv:2604.01234" or "ratio 3:1" still search. A filter with nothing after its colon (half typed) is
  * ignored rather than refused.
+ *
+ * A search that is only an arXiv id (2605.08013, 2605.08013v2, hep-th/9901001, arXiv:2605.08013) or an
+ * arxiv.org abs, pdf or html address names one paper: `paperId` holds it, and search answers that paper
+ * alone, whatever the filters say.
  */
 export interface ParsedQuery {
   /** Free words, filters and phrases removed, single-spaced. */
@@ -26,6 +31,8 @@ export interface ParsedQuery {
   to: string | null;
   /** Quoted phrases from the free text. */
   phrases: string[];
+  /** The paper the free text names on its own (normal form, no version); null when it names none. */
+  paperId: string | null;
 }
 
 export type QueryChipKind = 'phrase' | 'topic' | 'category' | 'author' | 'from' | 'to';
@@ -54,7 +61,16 @@ const FILTER_KEYS: ReadonlyMap<string, FilterKey> = new Map([
 const KEY_PREFIX = /^([A-Za-z]+):/;
 
 export function emptyQuery(): ParsedQuery {
-  return { text: '', topics: [], categories: [], authors: [], from: null, to: null, phrases: [] };
+  return {
+    text: '',
+    topics: [],
+    categories: [],
+    authors: [],
+    from: null,
+    to: null,
+    phrases: [],
+    paperId: null,
+  };
 }
 
 /** A quoted run starting at `start` (the opening quote): its text and where reading continues. */
@@ -163,6 +179,7 @@ export function parseQuery(input: string): ParsedQuery {
     i = word.end;
   }
   query.text = words.join(' ');
+  if (query.phrases.length === 0) query.paperId = paperIdOf(query.text);
   const parts =
     words.length +
     query.phrases.length +
@@ -182,6 +199,22 @@ export function parseQuery(input: string): ParsedQuery {
     );
   }
   return query;
+}
+
+// arXiv serves each paper's HTML rendering beside abs and pdf; the id reader knows those two.
+const HTML_ADDRESS = /(arxiv\.org\/)html\//i;
+
+/**
+ * The arXiv id `text` is on its own, in any form the id reader takes plus html addresses ("arXiv: 2605.08013"
+ * with a space too); null when it is anything more or less.
+ */
+export function paperIdOf(text: string): string | null {
+  const candidate = text
+    .trim()
+    .replace(/^arxiv:\s+/i, 'arXiv:')
+    .replace(HTML_ADDRESS, '$1abs/');
+  if (candidate === '' || /\s/.test(candidate) || !isArxivId(candidate)) return null;
+  return normaliseArxivId(candidate);
 }
 
 /** True when the query asks for nothing: every paper, newest first. */

@@ -14,6 +14,8 @@ export interface SearchResultDto {
   authors: string[];
   authorCount: number;
   score: number;
+  /** The author whose whole name the search was, as the paper writes it (see `SearchResponseDto.byAuthor`). */
+  authorMatch?: string;
   highlights: {
     title: HighlightSegment[];
     /** About 240 characters of the abstract around the first match. */
@@ -21,11 +23,30 @@ export interface SearchResultDto {
   };
 }
 
+/** How results are ordered: best match first (the default), or newest listing first. */
+export type SearchSort = 'relevance' | 'newest';
+export const SEARCH_SORTS: readonly SearchSort[] = ['relevance', 'newest'];
+
+/** The paper a search named by its arXiv id or address (`ParsedQuery.paperId`). */
+export interface ExactPaperDto {
+  id: string;
+  /** False when this server does not hold it: GET /api/papers/:id?fetch=1 fetches it from arXiv. */
+  stored: boolean;
+}
+
 export interface SearchResponseDto {
   query: ParsedQuery;
   total: number;
   /** False when no paper had every word and papers with any of them are listed instead. */
   matchedAllTerms: boolean;
+  sort: SearchSort;
+  /** Set when the search was an arXiv id: its paper is then the one result (none when not stored). */
+  exact: ExactPaperDto | null;
+  /**
+   * Set when the search was a person's whole name and some paper has an author of that name: those papers
+   * come first (newest first, each with `authorMatch`), the papers merely holding the words after them.
+   */
+  byAuthor: { name: string; papers: number } | null;
   results: SearchResultDto[];
 }
 

@@ -122,3 +122,29 @@ describe('runSearch: phrases and filters', () => {
     );
   });
 });
+
+describe('runSearch: ids, names and order', () => {
+  it('answers an arXiv id with its paper alone, and says when the index lacks it', () => {
+    const found = runSearch(index, parseQuery('https://arxiv.org/abs/2604.00002v1'), page);
+    expect(found.results.map((r) => r.id)).toEqual(['2604.00002']);
+    expect(found.exact).toEqual({ id: '2604.00002', stored: true });
+    const missing = runSearch(index, parseQuery('2604.09999'), page);
+    expect(missing).toMatchObject({ total: 0, results: [], exact: { id: '2604.09999', stored: false } });
+  });
+
+  it("lists the papers by a person's whole name before those merely holding the words", () => {
+    // Both papers hold "wei" and "li"; only the first has an author named Wei Li.
+    const found = runSearch(index, parseQuery('Wei Li'), page);
+    expect(found.results.map((r) => r.id).slice(0, 2)).toEqual(['2604.00001', '2604.00003']);
+    expect(found.byAuthor).toBe(1);
+    expect(runSearch(index, parseQuery('Li Wei'), page).results[0]?.id).toBe('2604.00003');
+    expect(runSearch(index, parseQuery('reward model'), page).byAuthor).toBe(0);
+  });
+
+  it('lists newest first when asked, the same papers as by relevance', () => {
+    const relevance = ids('reward');
+    const newest = ids('reward', { ...page, sort: 'newest' });
+    expect(newest).toEqual(['2604.00003', '2604.00002', '2604.00001']);
+    expect([...newest].sort()).toEqual([...relevance].sort());
+  });
+});

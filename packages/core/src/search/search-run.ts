@@ -1,4 +1,5 @@
 import MiniSearch, { type Query, type SearchResult } from 'minisearch';
+import { authorNamed, personNameKey } from './person-name.ts';
 import type { ParsedQuery } from './query-syntax.ts';
 import {
   MAX_FUZZY_EDITS,
@@ -9,11 +10,14 @@ import {
   type SearchDoc,
   type StoredSearchFields,
 } from './search-config.ts';
+import type { ExactPaperDto, SearchSort } from './search-dto.ts';
 import { authorFilterKey, authorQueryTerm, queryTermsOf, wordSequence } from './search-text.ts';
 
 export interface RunSearchOptions {
   limit: number;
   offset: number;
+  /** Best match first (the default) or newest listing first. */
+  sort?: SearchSort;
   /**
    * Whether a paper carries any of the topics (or a narrower one). By default the tags stored in the
    * index are read, which already include the broader topics each tag implies.
@@ -24,6 +28,11 @@ export interface RunSearchOptions {
    * without it a phrase only needs all its words somewhere in the paper.
    */
   phraseText?: (paperId: string) => string | undefined;
+  /**
+   * A paper's author names (of `personCandidates`' papers at least). When given, a name search lists first
+   * only papers with an author of that whole name; without it, every paper the name's key is indexed for.
+   */
+  authorNames?: (paperId: string) => readonly string[] | undefined;
 }
 
 export interface SearchHit {
@@ -45,11 +54,15 @@ export interface SearchRun {
    * typed word by word should not go blank on one word nobody used).
    */
   matchedAllTerms: boolean;
+  /** Set when the query was an arXiv id: its paper is the one result when the index holds it. */
+  exact: ExactPaperDto | null;
+  /** Papers listed first because an author has the whole name the query is (see person-name.ts); 0 if none. */
+  byAuthor: number;
 }
 
-function storedOf(result: SearchResult): StoredSearchFields {
+function storedOf(result: Record<string, unknown>, id = result.id): StoredSearchFields {
   return {
-    id: String(result.id),
+    id: String(id),
     title: result.title as string,
     listingDate: result.listingDate as string | null,
     primaryCategory: result.primaryCategory as string,
@@ -113,15 +126,53 @@ function toHit(r: SearchResult, ranked: boolean): SearchHit {
   };
 }
 
+/** An author-only query for whole-name keys, as the author filter looks them up. */
+function authorQuery(keys: readonly string[]): Query {
+  return {
+    queries: keys.map((key) => ({
+      queries: [key],
+      fields: ['authors'],
+      combineWith: 'AND',
+      prefix: false,
+      fuzzy: false,
+      processTerm: authorQueryTerm,
+    })),
+    combineWith: 'AND',
+  };
+}
+
+/** The papers a name search may list first (see `RunSearchOptions.authorNames`); none for other queries. */
+export function personCandidates(index: MiniSearch<SearchDoc>, parsed: ParsedQuery): string[] {
+  const person = parsed.paperId === null ? personNameKey(parsed) : null;
+  if (person === null) return [];
+  return index.search(authorQuery([person])).map((r) => String(r.id));
+}
+
+/** The paper an arXiv id names, alone, when the index holds it. */
+function exactRun(index: MiniSearch<SearchDoc>, id: string): SearchRun {
+  const stored = index.getStoredFields(id);
+  const results = stored ? [{ id, score: 0, match: {}, terms: [], stored: storedOf(stored, id) }] : [];
+  return {
+    total: results.length,
+    results,
+    matchedAllTerms: true,
+    exact: { id, stored: !!stored },
+    byAuthor: 0,
+  };
+}
+
 /**
  * Runs a parsed query: free words and phrases are ranked by minisearch; topic, category, date and author
  * filters then narrow the result. A query with no words to rank by (filters only) lists papers newest first.
+ * An arXiv id lists its paper alone; a person's whole name lists that author's papers first.
  */
 export function runSearch(
   index: MiniSearch<SearchDoc>,
   parsed: ParsedQuery,
   opts: RunSearchOptions,
 ): SearchRun {
+  if (parsed.paperId !== null) return exactRun(index, parsed.paperId);
+  const newest = opts.sort === 'newest';
   const filter = buildFilter(parsed, opts);
   const terms = queryTermsOf(parsed.text);
   const textTerms = terms.length;
@@ -164,12 +215,26 @@ export function runSearch(
     found = run('OR', longWord ? RETRY_FUZZY_EDITS : MAX_FUZZY_EDITS);
     matchedAllTerms = false;
   }
-  if (!ranked) found.sort(byListingDate);
+  if (!ranked || newest) found.sort(byListingDate);
+  let byAuthor = 0;
+  const person = newest ? null : personNameKey(parsed);
+  if (person !== null) {
+    const names = opts.authorNames;
+    const named = index
+      .search(authorQuery([person, ...authorKeys]), filter ? { filter } : {})
+      .filter((r) => !names || authorNamed(names(String(r.id)) ?? [], person) !== undefined);
+    named.sort(byListingDate);
+    const first = new Set(named.map((r) => String(r.id)));
+    found = [...named, ...found.filter((r) => !first.has(String(r.id)))];
+    byAuthor = named.length;
+  }
   const offset = Math.max(0, opts.offset);
   return {
     total: found.length,
     results: found.slice(offset, offset + Math.max(0, opts.limit)).map((r) => toHit(r, ranked)),
     matchedAllTerms,
+    exact: null,
+    byAuthor,
   };
 }
 

@@ -5,13 +5,17 @@
  */
 import {
   AUTHOR_SEPARATOR,
+  authorNamed,
   parseQuery,
+  personCandidates,
+  personNameKey,
   phraseTextOf,
   runSearch,
   toSearchResult,
   type SearchHit,
   type SearchResponseDto,
   type SearchResultDto,
+  type SearchSort,
 } from '@quire/core';
 import type { PaperView } from '../api/types.ts';
 import type { OfflineData, PaperChanges } from './offline-data.ts';
@@ -38,6 +42,7 @@ export interface OfflineSearchOptions {
 export interface OfflinePage {
   limit: number;
   offset: number;
+  sort?: SearchSort;
 }
 
 /** Papers read from IndexedDB per batch while catching up. */
@@ -122,13 +127,34 @@ export class OfflineSearch {
       }
       phraseText = (id) => texts.get(id);
     }
-    const run = runSearch(index, query, { limit: page.limit, offset: page.offset, phraseText });
+    // A name search lists first the papers with an author of that whole name: read the candidates' names.
+    const candidates = await this.#data.getPapers(personCandidates(index, query));
+    const authorNames = (id: string) => candidates.get(id)?.paper.authors.map((a) => a.name);
+    const sort = page.sort ?? 'relevance';
+    const options = { limit: page.limit, offset: page.offset, sort, phraseText, authorNames };
+    const run = runSearch(index, query, options);
     const papers = await this.#data.getPapers(run.results.map((r) => r.id));
+    const person = run.byAuthor > 0 ? personNameKey(query) : null;
+    const results = run.results.map((hit, i) => {
+      const paper = papers.get(hit.id)?.paper;
+      const result = resultOf(hit, paper);
+      const named = person !== null && page.offset + i < run.byAuthor && paper;
+      const authorMatch = named
+        ? authorNamed(
+            paper.authors.map((a) => a.name),
+            person,
+          )
+        : undefined;
+      return authorMatch ? { ...result, authorMatch } : result;
+    });
     return {
       query,
       total: run.total,
       matchedAllTerms: run.matchedAllTerms,
-      results: run.results.map((hit) => resultOf(hit, papers.get(hit.id)?.paper)),
+      sort,
+      exact: run.exact,
+      byAuthor: person !== null ? { name: query.text, papers: run.byAuthor } : null,
+      results,
     };
   }
 
