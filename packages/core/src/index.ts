@@ -16,5 +16,6 @@ export * from './search/index.ts';
 export * from './ask/answer-sentences.ts';
 export * from './topic-dto.ts';
 export * from './sync/group-api-dto.ts';
+export * from './sync/calendar-feed-dto.ts';
 export * from './sync/close-codes.ts';
 export * from './sync/sync-protocol.ts';

@@ -18,6 +18,8 @@ import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-api.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
+import { SqliteCalendarFeedStore } from '../store/calendar-feeds.ts';
+import { calendarRoutes } from './calendar-routes.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveWebApp } from './static-files.ts';
@@ -210,6 +212,10 @@ export function createApp(options: AppOptions): Hono {
   });
 
   if (options.groups) app.route('/api/groups', groupRoutes(options.groups));
+  if (options.groups) {
+    const feeds = new SqliteCalendarFeedStore(store.db);
+    app.route('/api', calendarRoutes({ groups: options.groups.groups, updates: store.groupUpdates, feeds }));
+  }
 
   app.all('/api/*', (c) => {
     throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);

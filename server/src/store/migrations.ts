@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
+import { CREATE_CALENDAR_FEEDS } from './calendar-feeds.ts';
 import { CREATE_SEARCH_INDEX, registerSearchFunctions } from './search-index-schema.ts';
 
 /**
@@ -288,6 +289,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'ingest-log-running', sql: INGEST_LOG_RUNNING },
   { name: 'topic-counts', sql: TOPIC_COUNTS },
   { name: 'search-index', sql: CREATE_SEARCH_INDEX },
+  { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
 ];
 
 export interface MigrationResult {
