@@ -1,10 +1,11 @@
 import type { Taxonomy } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
-import { ROLE_NOTE, ROLE_WEIGHT, sentencesOf } from './sentence-roles.ts';
+import { PaperReading, PLAIN } from './paper-reading.ts';
+import { ROLE_NOTE, ROLE_WEIGHT } from './sentence-roles.ts';
 import { defaultCalibration, isDefault } from './default-taxonomy.ts';
 import type { Calibration } from './tag-calibration.ts';
 import { TagSelection } from './tag-selection.ts';
-import { TermIndex, type TermHit } from './term-index.ts';
+import { TermIndex } from './term-index.ts';
 import { STOPWORDS, tokenise } from './tokenise.ts';
 
 /**
@@ -67,64 +68,14 @@ interface CompiledTopic {
   requireCount: number;
   exemplarIds: ReadonlySet<string>;
   exemplarWeight: number;
+  /** Phrase group weights, and the category priors in the order the definition lists them. */
+  weights: readonly number[];
+  priors: readonly (readonly [string, number])[];
 }
 
-/** Where a mention was read: the title, or a sentence of the abstract with its role's weight. */
-interface Unit {
-  /** -1 for the title, else the sentence's index. */
-  index: number;
-  weight: number;
-}
-
-interface Accumulator {
-  groupTitle: Uint8Array;
-  groupCount: Uint16Array;
-  /** The best sentence weight a group was mentioned with in the abstract. */
-  groupBest: Float32Array;
-  /** Where the group's last counted mention ended, and in which unit (so no reset is needed per unit). */
-  groupEnd: Int32Array;
-  groupEndUnit: Int32Array;
-  groupTerm: (string | undefined)[];
-  /** Per requireAll group: met in the title, and a bit per plain sentence it was met in (the first 32). */
-  requiredTitle: Uint8Array;
-  requiredSentences: Uint32Array;
-  /** A bridging phrase ("agentic RL") was read in the title or a plain sentence. */
-  bridged: boolean;
-  /** The first term read with some weight; whether a different one was read too; whether one is specific. */
-  firstTerm: string | undefined;
-  twoTerms: boolean;
-  specific: boolean;
-  excluded: boolean;
-  /** The span of the homonym phrases read in a unit (see TopicDefinition.mask), and which unit. */
-  maskStart: number;
-  maskEnd: number;
-  maskUnit: number;
-  profile: number;
-}
-
-const PLAIN = ROLE_WEIGHT.plain;
 const ROLE_BY_WEIGHT = new Map(
   (Object.keys(ROLE_WEIGHT) as (keyof typeof ROLE_WEIGHT)[]).map((role) => [ROLE_WEIGHT[role], role]),
 );
-
-function resetAccumulator(a: Accumulator): void {
-  a.groupTitle.fill(0);
-  a.groupCount.fill(0);
-  a.groupBest.fill(0);
-  a.groupEndUnit.fill(-2);
-  a.groupTerm.fill(undefined);
-  a.requiredTitle.fill(0);
-  a.requiredSentences.fill(0);
-  a.bridged = false;
-  a.firstTerm = undefined;
-  a.twoTerms = false;
-  a.specific = false;
-  a.excluded = false;
-  a.maskStart = 0;
-  a.maskEnd = -1;
-  a.maskUnit = -2;
-  a.profile = 0;
-}
 
 function isSpecific(term: string): boolean {
   const bare = term.replace(/\*$/, '').trim();
@@ -140,7 +91,7 @@ export class CompiledTaxonomy {
   private readonly profileIndex = new Map<string, { topic: number; weight: number }[]>();
   private readonly exemplarOf = new Map<string, number[]>();
   private readonly fallbackBy = new Map<string, CompiledTopic>();
-  private readonly spare: (Accumulator | undefined)[] = [];
+  private readonly reading: PaperReading;
   /** Null when compiled for some topics only: choosing among tags needs them all. */
   private readonly selection: TagSelection | null;
 
@@ -184,12 +135,19 @@ export class CompiledTaxonomy {
         requireCount: def.requireAll?.length ?? 0,
         exemplarIds,
         exemplarWeight: def.exemplarWeight ?? DEFAULT_EXEMPLAR_WEIGHT,
+        weights: def.phrases.map((g) => g.weight),
+        priors: Object.entries(def.categoryPriors ?? {}),
       });
       this.addProfile(t, [...exemplarIds], options);
       const compiled = this.topics[t];
       for (const category of def.fallbackCategories ?? [])
         if (compiled) this.fallbackBy.set(category, compiled);
     }
+    this.reading = new PaperReading(this.index, {
+      groups: this.topics.map((t) => t.weights.length),
+      required: this.topics.map((t) => t.requireCount),
+      profile: this.profileIndex,
+    });
   }
 
   get topicCount(): number {
@@ -253,12 +211,14 @@ export class CompiledTaxonomy {
 
   /** Every topic whose score reaches its threshold, strongest first. */
   passing(paper: TaggablePaper): PaperTag[] {
-    const acc = this.read(paper);
+    const reading = this.reading;
+    reading.read(paper.title, paper.abstract);
     const tags: PaperTag[] = [];
-    for (const [t, a] of acc) {
+    for (let i = 0; i < reading.touchedCount; i++) {
+      const t = reading.touched[i] ?? 0;
       const topic = this.topics[t];
       if (!topic) continue;
-      const tag = this.score(topic, a, paper);
+      const tag = this.score(t, topic, paper);
       if (tag) tags.push(tag);
     }
     for (const t of this.exemplarOf.get(paper.id) ?? []) {
@@ -275,187 +235,96 @@ export class CompiledTaxonomy {
     return tags.sort((x, y) => y.score - x.score || (x.slug < y.slug ? -1 : 1));
   }
 
-  /** Reads the title and each sentence of the abstract against every term of the taxonomy. */
-  private read(paper: TaggablePaper): Map<number, Accumulator> {
-    const acc = new Map<number, Accumulator>();
-    // Accumulators are kept per topic and reset on first use for each paper: tagging a corpus otherwise
-    // allocates (and collects) a few typed arrays for every topic every paper touches.
-    const get = (topic: number): Accumulator => {
-      let a = acc.get(topic);
-      if (!a) {
-        a = this.spare[topic] ?? this.newAccumulator(topic);
-        this.spare[topic] = a;
-        resetAccumulator(a);
-        acc.set(topic, a);
-      }
-      return a;
-    };
-    let unit: Unit = { index: -1, weight: PLAIN };
-    const onHit = (hit: TermHit) => {
-      const a = get(hit.ref.topic);
-      const inTitle = unit.index < 0;
-      if (hit.ref.role === 'exclude') {
-        a.excluded = true;
-        return;
-      }
-      if (hit.ref.role === 'mask') return;
-      // A homonym phrase starting at or before this hit and reaching into it.
-      if (a.maskUnit === unit.index && hit.start >= a.maskStart && hit.start < a.maskEnd) return;
-      if (hit.ref.role === 'require') {
-        if (inTitle) a.requiredTitle[hit.ref.group] = 1;
-        else if (unit.weight >= PLAIN && unit.index < 32) {
-          a.requiredSentences[hit.ref.group] = (a.requiredSentences[hit.ref.group] ?? 0) | (1 << unit.index);
-        }
-        return;
-      }
-      if (unit.weight <= 0) return;
-      const g = hit.ref.group;
-      // Overlapping or adjacent hits of one group are one mention: "multi-agent debate" also holds
-      // "multi-agent", and "Vision-Language-Action (VLA)" names the same thing twice.
-      const last = a.groupEndUnit[g] === unit.index ? (a.groupEnd[g] ?? -1) : -1;
-      if (last < 0 || hit.start > last) a.groupCount[g] = (a.groupCount[g] ?? 0) + 1;
-      a.groupEnd[g] = Math.max(last, hit.end);
-      a.groupEndUnit[g] = unit.index;
-      if (inTitle) a.groupTitle[g] = 1;
-      else a.groupBest[g] = Math.max(a.groupBest[g] ?? 0, unit.weight);
-      if (a.groupTerm[g] === undefined || inTitle) a.groupTerm[g] = hit.ref.term;
-      if (a.firstTerm === undefined) a.firstTerm = hit.ref.term;
-      else if (a.firstTerm !== hit.ref.term) a.twoTerms = true;
-      if (hit.ref.specific && unit.weight >= ROLE_WEIGHT.contrast) a.specific = true;
-      if (hit.ref.bridges && unit.weight >= PLAIN) a.bridged = true;
-    };
-    const hits: TermHit[] = [];
-    const collect = (hit: TermHit) => hits.push(hit);
-    const scan = (text: string, at: Unit) => {
-      unit = at;
-      const tokens = tokenise(text);
-      hits.length = 0;
-      this.index.scan(tokens.lower, tokens.exact, collect);
-      // Homonym phrases first: a hit inside one must not count, whatever order the hits came in.
-      for (const hit of hits) {
-        if (hit.ref.role !== 'mask') continue;
-        const a = get(hit.ref.topic);
-        if (a.maskUnit !== unit.index) {
-          a.maskUnit = unit.index;
-          a.maskStart = hit.start;
-          a.maskEnd = hit.end;
-        } else {
-          a.maskStart = Math.min(a.maskStart, hit.start);
-          a.maskEnd = Math.max(a.maskEnd, hit.end);
-        }
-      }
-      for (const hit of hits) onHit(hit);
-      return tokens;
-    };
-    const title = scan(paper.title, { index: -1, weight: PLAIN });
-    const words: string[][] = [title.lower];
-    sentencesOf(paper.abstract).forEach((sentence, index) => {
-      words.push(scan(sentence.text, { index, weight: ROLE_WEIGHT[sentence.role] }).lower);
-    });
-    if (this.profileIndex.size > 0) {
-      const seen = new Set<string>();
-      for (const list of words) {
-        for (const word of list) {
-          if (seen.has(word)) continue;
-          seen.add(word);
-          const entries = this.profileIndex.get(word);
-          if (entries) for (const e of entries) get(e.topic).profile += e.weight;
-        }
-      }
-    }
-    return acc;
-  }
-
-  private newAccumulator(topic: number): Accumulator {
-    const groups = this.topics[topic]?.spec.definition.phrases.length ?? 0;
-    const required = this.topics[topic]?.requireCount ?? 0;
-    return {
-      groupTitle: new Uint8Array(groups),
-      groupCount: new Uint16Array(groups),
-      groupBest: new Float32Array(groups),
-      groupEnd: new Int32Array(groups),
-      groupEndUnit: new Int32Array(groups),
-      groupTerm: new Array<string | undefined>(groups),
-      requiredTitle: new Uint8Array(required),
-      requiredSentences: new Uint32Array(required),
-      bridged: false,
-      firstTerm: undefined,
-      twoTerms: false,
-      specific: false,
-      excluded: false,
-      maskStart: 0,
-      maskEnd: -1,
-      maskUnit: -2,
-      profile: 0,
-    };
-  }
-
   /** The required concepts meet locally: all in the title, or each in the title or one plain sentence. */
-  private requiredMet(topic: CompiledTopic, a: Accumulator): boolean {
-    if (topic.requireCount === 0 || a.bridged) return true;
-    if (a.requiredTitle.every((r) => r === 1)) return true;
+  private requiredMet(t: number, topic: CompiledTopic): boolean {
+    const r = this.reading;
+    if (topic.requireCount === 0 || r.bridged[t] === 1) return true;
+    const base = r.requireBase[t] ?? 0;
+    let inTitle = true;
+    for (let g = base; g < base + topic.requireCount; g++) if (r.requiredTitle[g] !== 1) inTitle = false;
+    if (inTitle) return true;
     // The sentences where every group not already in the title was met: one is enough.
     let shared = 0xffffffff;
-    for (let g = 0; g < topic.requireCount; g++) {
-      if (a.requiredTitle[g] !== 1) shared &= a.requiredSentences[g] ?? 0;
+    for (let g = base; g < base + topic.requireCount; g++) {
+      if (r.requiredTitle[g] !== 1) shared &= r.requiredSentences[g] ?? 0;
     }
     return shared !== 0;
   }
 
-  private score(topic: CompiledTopic, a: Accumulator, paper: TaggablePaper): PaperTag | null {
-    if (a.excluded || !this.requiredMet(topic, a)) return null;
-    const evidence: TagEvidence[] = [];
+  /** A phrase group's points: its weight, where it was read, how often. */
+  private groupPoints(topic: CompiledTopic, slot: number, g: number): number {
+    const r = this.reading;
+    const count = r.groupCount[slot] ?? 0;
+    const best = r.groupBest[slot] ?? 0;
+    const repeat = Math.min(1.5, 1 + 0.25 * (count - 1));
+    return (topic.weights[g] ?? 0) * (r.groupTitle[slot] === 1 ? TITLE_BOOST : best) * repeat;
+  }
+
+  /**
+   * The topic's tag, or null when it does not pass. The score is summed first and the evidence written
+   * only for a tag that passes: most topics a paper touches do not.
+   */
+  private score(t: number, topic: CompiledTopic, paper: TaggablePaper): PaperTag | null {
+    const r = this.reading;
+    if (r.excluded[t] === 1 || !this.requiredMet(t, topic)) return null;
+    const base = r.groupBase[t] ?? 0;
+    const groups = topic.weights.length;
     let score = 0;
-    topic.spec.definition.phrases.forEach((group, g) => {
-      const count = a.groupCount[g] ?? 0;
-      if (count === 0) return;
-      const inTitle = a.groupTitle[g] === 1;
-      const best = a.groupBest[g] ?? 0;
-      const repeat = Math.min(1.5, 1 + 0.25 * (count - 1));
-      const points = group.weight * (inTitle ? TITLE_BOOST : best) * repeat;
-      score += points;
-      const note = inTitle || best >= PLAIN ? '' : ROLE_NOTE[ROLE_BY_WEIGHT.get(best) ?? 'plain'];
-      evidence.push({
-        rule: 'phrase',
-        detail: note ? `${a.groupTerm[g] ?? ''} (${note}, ×${best})` : (a.groupTerm[g] ?? ''),
-        field: inTitle ? 'title' : 'abstract',
-        points: round(points),
-      });
-    });
-    if (score > 0) {
-      for (const [category, prior] of Object.entries(topic.spec.definition.categoryPriors ?? {})) {
-        if (!paper.categories.includes(category)) continue;
-        score += prior;
-        evidence.push({ rule: 'category', detail: category, points: prior });
-        break;
-      }
+    for (let g = 0; g < groups; g++) {
+      if ((r.groupCount[base + g] ?? 0) > 0) score += this.groupPoints(topic, base + g, g);
     }
+    let prior: readonly [string, number] | undefined;
+    if (score > 0) {
+      prior = topic.priors.find(([category]) => paper.categories.includes(category));
+      if (prior) score += prior[1];
+    }
+    const profile = r.profile[t] ?? 0;
     let exemplarPoints = 0;
-    if (a.profile > 0) {
-      const points = topic.exemplarWeight * Math.min(1, a.profile / PROFILE_FULL);
+    if (profile > 0) {
+      const points = topic.exemplarWeight * Math.min(1, profile / PROFILE_FULL);
       if (points >= 0.1) {
         exemplarPoints = points;
         score += points;
-        evidence.push({
-          rule: 'exemplar',
-          detail: `shares ${Math.round(a.profile * 100)}% of the exemplars' distinctive words`,
-          points: round(points),
-        });
       }
     }
     // One generic word ("mesh", "physics", "aggregation"), however often repeated, never carries a tag.
     const supported =
       topic.spec.definition.singleWordSuffices === true ||
-      a.specific ||
-      a.twoTerms ||
+      r.specific[t] === 1 ||
+      r.twoTerms[t] === 1 ||
       exemplarPoints >= MIN_EXEMPLAR_SUPPORT;
     if (!supported || score < topic.threshold) return null;
+
+    const evidence: TagEvidence[] = [];
+    for (let g = 0; g < groups; g++) {
+      const slot = base + g;
+      if ((r.groupCount[slot] ?? 0) === 0) continue;
+      const inTitle = r.groupTitle[slot] === 1;
+      const best = r.groupBest[slot] ?? 0;
+      const term = r.terms[r.groupTerm[slot] ?? -1] ?? '';
+      const note = inTitle || best >= PLAIN ? '' : ROLE_NOTE[ROLE_BY_WEIGHT.get(best) ?? 'plain'];
+      evidence.push({
+        rule: 'phrase',
+        detail: note ? `${term} (${note}, ×${best})` : term,
+        field: inTitle ? 'title' : 'abstract',
+        points: round(this.groupPoints(topic, slot, g)),
+      });
+    }
+    if (prior) evidence.push({ rule: 'category', detail: prior[0], points: prior[1] });
+    if (exemplarPoints > 0) {
+      evidence.push({
+        rule: 'exemplar',
+        detail: `shares ${Math.round(profile * 100)}% of the exemplars' distinctive words`,
+        points: round(exemplarPoints),
+      });
+    }
     if (topic.requireCount > 0) {
       evidence.push({
         rule: 'required',
-        detail: a.bridged
-          ? 'one phrase names every required concept'
-          : 'the required concepts meet in the title or one sentence',
+        detail:
+          r.bridged[t] === 1
+            ? 'one phrase names every required concept'
+            : 'the required concepts meet in the title or one sentence',
         points: 0,
       });
     }
@@ -490,6 +359,9 @@ export function documentFrequencies(papers: Iterable<{ title: string; abstract: 
 export function collectionStats(taxonomy: Taxonomy, papers: readonly TaggablePaper[]): CompileOptions {
   const wanted = new Set(taxonomy.topics.flatMap((t) => t.definition.exemplars ?? []));
   const exemplarTexts = new Map(papers.filter((p) => wanted.has(p.id)).map((p) => [p.id, p]));
+  // Word frequencies only weigh exemplar words: with no exemplar text they are not read (over a whole
+  // store they cost as much as tagging it).
+  if (exemplarTexts.size === 0) return { exemplarTexts };
   return { exemplarTexts, ...documentFrequencies(papers) };
 }
 

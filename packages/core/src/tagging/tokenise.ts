@@ -51,6 +51,13 @@ function exactOf(word: string, low: string, folded: string): string {
   return word;
 }
 
+/** The two forms of one word as `tokenise` reads it: [lower, exact]. */
+export function wordForms(word: string): [lower: string, exact: string] {
+  const low = word.toLowerCase();
+  const folded = foldLowered(low);
+  return [folded, low === word ? folded : exactOf(word, low, folded)];
+}
+
 export function tokenise(text: string): Tokens {
   const lower: string[] = [];
   const exact: string[] = [];
