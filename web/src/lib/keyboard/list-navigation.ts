@@ -7,6 +7,9 @@
  *   data-nav-item   one entry of it
  *   data-nav-open   the entry's main link: it takes the focus, so Enter opens it natively
  *   data-nav-save   the entry's save button, pressed by S
+ *   data-nav-done   an entry already dealt with (a triaged inbox row): it stays in place, J/K pass over it,
+ *                   and acting on the entry before it moves on to the next one not done
+ *   data-nav-expand the entry's button that shows it whole, pressed by Space
  *
  * The current entry is the one holding the focus: no second notion of "selected" to keep in step.
  */
@@ -15,6 +18,8 @@ export const LIST = '[data-nav-list]';
 export const ITEM = '[data-nav-item]';
 export const OPEN = '[data-nav-open]';
 export const SAVE = '[data-nav-save]';
+export const DONE = 'data-nav-done';
+export const EXPAND = '[data-nav-expand]';
 
 /**
  * Shown: not display:none and not inside a closed <details>. (Chromium hides a closed <details>'s content
@@ -24,9 +29,15 @@ export function shown(el: Element): boolean {
   return typeof el.checkVisibility === 'function' ? el.checkVisibility() : el.getClientRects().length > 0;
 }
 
-/** The entries of `list` that can take the focus, in document order. */
+/** The entries of `list` that can take the focus, in document order (done ones are passed over). */
 export function itemsOf(list: Element): HTMLElement[] {
-  return [...list.querySelectorAll<HTMLElement>(ITEM)].filter((item) => shown(item) && openOf(item) !== null);
+  return [...list.querySelectorAll<HTMLElement>(ITEM)].filter(
+    (item) => !isDone(item) && shown(item) && openOf(item) !== null,
+  );
+}
+
+export function isDone(item: Element): boolean {
+  return item.hasAttribute(DONE);
 }
 
 export function openOf(item: Element): HTMLElement | null {
@@ -82,6 +93,23 @@ export function moveFocus(step: 1 | -1, doc: Document = document): boolean {
     index === -1 ? firstInView(items) : items[Math.min(items.length - 1, Math.max(0, index + step))];
   if (next) focusItem(next);
   return true;
+}
+
+/**
+ * After `item` was dealt with: focuses the next entry not done, else the first one not done above it (so a
+ * paper passed over with J comes round again rather than being left behind), else leaves the focus where
+ * it is. Computed from `item`, not from the focus, so calling it twice for one action moves once.
+ */
+export function focusNextOpen(
+  item: HTMLElement,
+  list: Element | null = item.closest(LIST),
+): HTMLElement | null {
+  if (!list) return null;
+  const open = itemsOf(list);
+  const next =
+    open.find((other) => item.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING) ?? open[0];
+  if (next) focusItem(next);
+  return next ?? null;
 }
 
 /** The save button S presses outside lists: the one of a page about a single paper, if there is exactly one. */

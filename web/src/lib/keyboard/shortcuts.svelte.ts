@@ -1,7 +1,10 @@
 import { tick } from 'svelte';
 import {
   currentItem,
+  EXPAND,
   focusItem,
+  focusNextOpen,
+  isDone,
   itemsOf,
   itemTitle,
   LIST,
@@ -15,6 +18,8 @@ import {
 export const SEARCH_BOX = '[data-shortcut-search]';
 /** An entry's dismiss button, pressed by X (a group's inbox). */
 export const DISMISS = '[data-nav-dismiss]';
+/** The page's undo button, pressed by Z (a group's inbox: undo your last triage). */
+export const UNDO = '[data-shortcut-undo]';
 
 export interface Shortcut {
   keys: readonly string[];
@@ -25,18 +30,32 @@ export interface Shortcut {
 
 /** Every shortcut of the app, in the order the dialog and the hints show them. */
 export const SHORTCUTS: readonly Shortcut[] = [
-  { keys: ['J', 'K'], verb: 'move', description: 'Next or previous paper (or topic) in the list' },
+  {
+    keys: ['J', 'K'],
+    verb: 'move',
+    description: 'Next or previous paper (or topic) in the list; they only move, never act',
+  },
   { keys: ['Enter'], verb: 'open', description: 'Open the focused paper or topic' },
   {
     keys: ['S'],
     verb: 'save',
     description:
-      'Save the focused paper to the active group’s queue, or to your reading list (again: remove it)',
+      'Save the focused paper to the active group’s queue, or to your reading list (again: remove it). In a group’s inbox it then goes on to the next paper nobody has triaged: no J needed',
   },
   { keys: ['/'], verb: 'search', description: 'Go to the search or filter box' },
   { keys: ['?'], verb: 'shortcuts', description: 'Show these shortcuts' },
   { keys: ['Esc'], verb: 'close', description: 'Close this dialog, or leave the search box' },
-  { keys: ['X'], verb: 'dismiss', description: 'Dismiss the focused paper from a group’s inbox' },
+  {
+    keys: ['X'],
+    verb: 'dismiss',
+    description: 'Dismiss the focused paper from a group’s inbox and go on to the next untriaged one',
+  },
+  { keys: ['Z'], verb: 'undo', description: 'Undo your last save or dismissal in a group’s inbox' },
+  {
+    keys: ['Space'],
+    verb: 'expand',
+    description: 'Show the focused inbox paper whole (abstract and topics)',
+  },
 ];
 
 /** "J/K move · Enter open · S save · …" */
@@ -121,6 +140,15 @@ export class Shortcuts {
         if (event.repeat) return;
         if (this.#pressDismiss()) event.preventDefault();
         return;
+      case 'z':
+      case 'Z':
+        if (event.repeat) return;
+        if (this.#pressUndo()) event.preventDefault();
+        return;
+      case ' ':
+        // Only on an entry's link, where Space would scroll the page: on a button it presses the button.
+        if (this.#pressExpand()) event.preventDefault();
+        return;
       case '/':
         if (this.#focusSearch()) event.preventDefault();
         return;
@@ -135,6 +163,8 @@ export class Shortcuts {
   /** Presses the focused entry's save button (or the page's, on a paper's own page); false when none. */
   #pressSave(): boolean {
     const item = currentItem();
+    // An entry dealt with already (by this member a moment ago, or by another): nothing to act on twice.
+    if (item && isDone(item)) return true;
     const button = item ? item.querySelector<HTMLElement>(SAVE) : pageSave();
     if (!button) return false;
     const list = item?.closest(LIST) ?? null;
@@ -164,6 +194,7 @@ export class Shortcuts {
   /** Presses the focused entry's dismiss button; false when it has none. */
   #pressDismiss(): boolean {
     const item = currentItem();
+    if (item && isDone(item)) return true;
     const button = item?.querySelector<HTMLElement>(DISMISS);
     const list = item?.closest(LIST);
     if (!item || !button || !list) return false;
@@ -178,12 +209,34 @@ export class Shortcuts {
   }
 
   #keepFocus(item: HTMLElement | null, list: Element | null, index: number): void {
-    // A list that drops the entry just handled: keep the focus there, on the entry in its place.
-    if (item && list && !item.isConnected) {
+    if (!item || !list) return;
+    // A list that keeps the entry just handled, marked done (the inbox): act and advance.
+    if (item.isConnected && isDone(item)) {
+      focusNextOpen(item, list);
+    } else if (!item.isConnected) {
+      // A list that drops it: keep the focus there, on the entry in its place.
       const rest = itemsOf(list);
       const next = rest[Math.min(index, rest.length - 1)];
       if (next) focusItem(next);
     }
+  }
+
+  /** Presses the page's undo button when it is shown and on; false when there is none. */
+  #pressUndo(): boolean {
+    const button = [...document.querySelectorAll<HTMLButtonElement>(UNDO)].find(shown);
+    if (!button) return false;
+    if (!button.disabled) button.click();
+    return true;
+  }
+
+  /** Presses the expand button of the entry whose link has the focus; false otherwise. */
+  #pressExpand(): boolean {
+    const item = currentItem();
+    if (!item || !document.activeElement?.matches('[data-nav-open]')) return false;
+    const button = item.querySelector<HTMLElement>(EXPAND);
+    if (!button) return false;
+    button.click();
+    return true;
   }
 
   #focusSearch(): boolean {
