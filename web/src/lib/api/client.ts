@@ -2,7 +2,7 @@
  * Typed fetchers for the server's JSON API. Every failure becomes an `ApiError` that says whether the server
  * could not be reached or answered an error (with its own message), so pages can show the right sentence.
  */
-import type { PapersBatchDto, RelatedPapersDto, SearchResponseDto, StatusDto } from '@quire/core';
+import type { PapersBatchDto, RelatedPapersDto, SearchResponseDto, SearchSort, StatusDto } from '@quire/core';
 import { ApiError } from './api-error.ts';
 import { reportReachability } from './reachability.ts';
 import type { ApiErrorBody, AskResponse, PaperView, TopicDetail, TopicSummary } from './types.ts';
@@ -148,6 +148,7 @@ export async function fetchPapers(
 export interface SearchPage {
   limit?: number;
   offset?: number;
+  sort?: SearchSort;
 }
 
 /** GET /api/search: `q` in the query syntax of core's query-syntax.ts; a bad filter answers 400. */
@@ -160,6 +161,7 @@ export function searchPapers(
   const params = new URLSearchParams({ q });
   if (page.limit !== undefined) params.set('limit', String(page.limit));
   if (page.offset !== undefined) params.set('offset', String(page.offset));
+  if (page.sort !== undefined && page.sort !== 'relevance') params.set('sort', page.sort);
   return getJson<SearchResponseDto>(fetchFn, `/api/search?${params.toString()}`, options);
 }
 

@@ -1,6 +1,6 @@
 import type { ResolvedPathname } from '$app/types';
 import { resolve } from '$app/paths';
-import { formatQuery, parseQuery, type ParsedQuery } from '@quire/core';
+import { formatQuery, parseQuery, type ParsedQuery, type SearchSort } from '@quire/core';
 
 /** The box's text read as a query, or null while it does not read (a bad date): the server then says why. */
 export function readQuery(text: string): ParsedQuery | null {
@@ -18,13 +18,21 @@ export function editQuery(text: string, change: (query: ParsedQuery) => Partial<
   return formatQuery({ ...query, ...change(query) });
 }
 
-/** The search page's query string for `text` ("?q=…"; "" for an empty box). */
-export function searchQuery(text: string): string {
+/** The search page's query string for `text` ("?q=…"; "" for an empty box), `&sort=newest` when asked. */
+export function searchQuery(text: string, sort: SearchSort = 'relevance'): string {
   const q = text.trim();
-  return q ? `?${new URLSearchParams({ q }).toString()}` : '';
+  if (!q) return '';
+  const params = new URLSearchParams({ q });
+  if (sort !== 'relevance') params.set('sort', sort);
+  return `?${params.toString()}`;
+}
+
+/** The order an address asks for (`?sort=`): relevance unless it says newest. */
+export function sortOf(params: URLSearchParams): SearchSort {
+  return params.get('sort') === 'newest' ? 'newest' : 'relevance';
 }
 
 /** The search page's address for `text`: the resolved path with the query string after it. */
-export function searchUrl(text: string): ResolvedPathname {
-  return `${resolve('/search')}${searchQuery(text)}` as ResolvedPathname;
+export function searchUrl(text: string, sort: SearchSort = 'relevance'): ResolvedPathname {
+  return `${resolve('/search')}${searchQuery(text, sort)}` as ResolvedPathname;
 }

@@ -1,5 +1,5 @@
 import { version } from '$app/environment';
-import { CoreError, type SearchResponseDto, type SearchResultDto } from '@quire/core';
+import { CoreError, type SearchResponseDto, type SearchResultDto, type SearchSort } from '@quire/core';
 import { ApiError, describeError, isUnreachable } from '../api/api-error.ts';
 import { searchPapers, type Fetch } from '../api/client.ts';
 import { deviceCache } from '../offline/device-cache.ts';
@@ -37,6 +37,8 @@ interface Answer {
 export class SearchSession {
   /** What is in the box, as typed. */
   text = $state('');
+  /** Best match first, or newest listing first (the search page's toggle). */
+  sort = $state<SearchSort>('relevance');
   /** The query the results below belong to. */
   shownQuery = $state('');
   response = $state.raw<SearchResponseDto | null>(null);
@@ -137,12 +139,13 @@ export class SearchSession {
 
   async #search(fetchFn: Fetch, q: string, offset: number, signal: AbortSignal): Promise<Answer> {
     try {
-      const response = await searchPapers(fetchFn, q, { limit: PAGE_SIZE, offset }, { signal });
+      const sort = this.sort;
+      const response = await searchPapers(fetchFn, q, { limit: PAGE_SIZE, offset, sort }, { signal });
       return { response, offlinePapers: null };
     } catch (err) {
       if (!isUnreachable(err)) throw err;
       const offline = await offlineSearch();
-      const response = await offline.search(q, { limit: PAGE_SIZE, offset });
+      const response = await offline.search(q, { limit: PAGE_SIZE, offset, sort: this.sort });
       // Nothing kept to search: "cannot reach the server" is the true answer.
       if (offline.size === 0) throw err;
       return { response, offlinePapers: offline.size };
