@@ -108,6 +108,7 @@ export {
   DEFAULT_VOTES_PER_MEMBER,
   MAX_VOTES_PER_MEMBER,
   weekKeyOf,
+  pickWeekAt,
   votesPerMember,
   setVotesPerMember,
   nominate,

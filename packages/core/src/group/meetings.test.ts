@@ -18,7 +18,7 @@ import {
 } from './meetings.ts';
 import { joinGroup } from './members.ts';
 import { at, codeOf, newDoc, pair, sync } from './test-helpers.ts';
-import { pickDeadline, setPickDeadline, weekTally } from './weekly-pick.ts';
+import { pickDeadline, pickWeekAt, setPickDeadline, weekTally } from './weekly-pick.ts';
 
 const SET_AT = at('2026-03-16T08:00:00Z');
 
@@ -47,6 +47,10 @@ describe('the weekly meeting', () => {
     ]);
     expect(meetings[2]).toMatchObject({ end: '2026-04-02T17:00:00.000Z', week: '2026-03-30', number: 2 });
     expect(nextMeeting(doc, at('2026-03-26T17:00:01Z'))?.date).toBe('2026-04-02');
+    // The pick being chosen is the next meeting's: a Thursday meeting's week until it starts, then the next.
+    expect(pickWeekAt(doc, at('2026-03-26T16:59:00Z'))).toBe('2026-03-23');
+    expect(pickWeekAt(doc, at('2026-03-26T17:00:01Z'))).toBe('2026-03-30');
+    expect(pickWeekAt(newDoc(), at('2026-03-26T17:00:01Z'))).toBe('2026-03-23');
   });
 
   it('gives each week’s pick a deadline a set time before its meeting; the week’s own deadline wins', () => {

@@ -33,7 +33,7 @@ import {
   readPositiveInt,
   readString,
 } from './peer-values.ts';
-import { meetingDeadline } from './meetings.ts';
+import { meetingDeadline, nextMeeting } from './meetings.ts';
 import { queuedPapers } from './queue-records.ts';
 
 export const DEFAULT_VOTES_PER_MEMBER = 3;
@@ -79,6 +79,14 @@ export interface WeekTally {
 export function weekKeyOf(date: Date): string {
   checkNow(date);
   return mondayOf(ymdOfInstant(date.getTime()));
+}
+
+/**
+ * The week whose pick the group is choosing at `now`: the week of the next meeting (voting for a Monday
+ * meeting happens the week before), or the current week when the group has no meeting.
+ */
+export function pickWeekAt(doc: Y.Doc, now: Date): string {
+  return nextMeeting(doc, now)?.week ?? weekKeyOf(now);
 }
 
 export function votesPerMember(doc: Y.Doc): number {
