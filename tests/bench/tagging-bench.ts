@@ -18,18 +18,23 @@ function percentile(sorted: number[], p: number): number {
 function nodeTagging(papers: TaggablePaper[]) {
   let compileMs = Infinity;
   let tagMs = Infinity;
+  // CPU time beside wall time: on a machine shared with other work, wall time also counts waiting.
+  let tagCpuMs = Infinity;
   let tags = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const t0 = performance.now();
     const engine = compileForCollection(defaultTaxonomy(), papers);
     const t1 = performance.now();
+    const cpu = process.cpuUsage();
     tags = 0;
     for (const paper of papers) tags += engine.tag(paper).length;
+    const used = process.cpuUsage(cpu);
     const t2 = performance.now();
     compileMs = Math.min(compileMs, t1 - t0);
     tagMs = Math.min(tagMs, t2 - t1);
+    tagCpuMs = Math.min(tagCpuMs, (used.user + used.system) / 1000);
   }
-  return { compileMs, tagMs, tags };
+  return { compileMs, tagMs, tagCpuMs, tags };
 }
 
 async function browserTagging(papers: TaggablePaper[]) {
@@ -129,8 +134,9 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
 
   const node = nodeTagging(papers);
   const nodeRate = Math.round((papers.length * 1000) / node.tagMs);
+  const nodeCpuRate = Math.round((papers.length * 1000) / node.tagCpuMs);
   console.log(
-    `Node:     ${nodeRate} papers/s (${node.tagMs.toFixed(0)} ms; compile with corpus statistics ${node.compileMs.toFixed(0)} ms; ${(node.tags / papers.length).toFixed(2)} direct tags per paper)`,
+    `Node:     ${nodeRate} papers/s (${node.tagMs.toFixed(0)} ms; ${nodeCpuRate} papers per CPU second; compile with corpus statistics ${node.compileMs.toFixed(0)} ms; ${(node.tags / papers.length).toFixed(2)} direct tags per paper)`,
   );
 
   const browser = await browserTagging(papers);
@@ -149,12 +155,16 @@ export async function runTaggingBench(): Promise<Record<string, unknown>> {
   console.log(
     `GET /api/topics (all ${topics} topics): first ${api.listCold.toFixed(0)} ms, repeated p95 ${api.listWarmP95.toFixed(1)} ms`,
   );
-  console.log(`Node tagging ${nodeRate >= 10_000 ? 'meets' : 'MISSES'} the 10,000 papers/s target`);
+  const verdict = (rate: number) => (rate >= 10_000 ? 'meets' : 'MISSES');
+  console.log(
+    `tagging ${verdict(nodeRate)} the 10,000 papers/s target in Node, ${verdict(browserRate)} it in Chromium`,
+  );
 
   return {
     papers: papers.length,
     topics,
     nodePapersPerSec: nodeRate,
+    nodePapersPerCpuSec: nodeCpuRate,
     nodeCompileMs: Math.round(node.compileMs),
     browserPapersPerSec: browserRate,
     browserCompileMs: Math.round(browser.compileMs),

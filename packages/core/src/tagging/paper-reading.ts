@@ -54,9 +54,10 @@ export class PaperReading {
   readonly groupTitle: Uint8Array;
   readonly groupCount: Uint16Array;
   /**
-   * The best sentence weight a group was mentioned with in the abstract. Float32, as the first engine kept
-   * it: 0.6 reads back as 0.6000000238…, and scores and evidence are pinned to that (see the report of the
-   * speed change; changing it changes tags).
+   * The best sentence weight a group was mentioned with in the abstract. Float32, as the engine has always
+   * kept it, so tags stay what they were: 0.6 reads back as 0.6000000238…, so a mention in a background
+   * sentence scores that × its weight and its evidence carries no note. Changing it changes tags (bump
+   * ENGINE_VERSION and refit the calibration).
    */
   readonly groupBest: Float32Array;
   /** Where the group's last counted mention ended, and in which unit (so no reset is needed per unit). */
