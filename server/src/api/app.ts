@@ -21,6 +21,7 @@ import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { SqliteCalendarFeedStore } from '../store/calendar-feeds.ts';
 import { calendarRoutes } from './calendar-routes.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
+import { invitePreviewRoutes } from './invite-preview-routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveWebApp } from './static-files.ts';
 
@@ -212,6 +213,7 @@ export function createApp(options: AppOptions): Hono {
   });
 
   if (options.groups) app.route('/api/groups', groupRoutes(options.groups));
+  if (options.groups) app.route('/api/invites', invitePreviewRoutes({ groups: options.groups.groups }));
   if (options.groups) {
     const feeds = new SqliteCalendarFeedStore(store.db);
     app.route('/api', calendarRoutes({ groups: options.groups.groups, updates: store.groupUpdates, feeds }));

@@ -58,3 +58,13 @@ export interface RevokedInviteDto {
   /** Live sync connections that used the invite and were closed (code 4410). */
   closedConnections: number;
 }
+
+/**
+ * POST /api/invites/preview {groupId, token}: what the join page shows before the person types their name.
+ * `invitedBy` is the inviter's name when the invite records one (invites record none yet).
+ */
+export interface InvitePreviewDto {
+  groupName: string;
+  role: InviteRole;
+  invitedBy?: string;
+}
