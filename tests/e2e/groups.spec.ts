@@ -2,9 +2,11 @@ import { expect, test } from '@playwright/test';
 import {
   candidate,
   createGroup,
+  expectNote,
   GROUP,
   joinGroup,
   member,
+  noteValue,
   openTab,
   shot,
   syncState,
@@ -103,11 +105,11 @@ test('two members share the queue, the weekly pick and a note, live', async ({ b
     editorA.pressSequentially(fromA, { delay: 15 }),
     editorB.pressSequentially(fromB, { delay: 15 }),
   ]);
-  for (const editor of [editorA, editorB]) {
-    await expect(editor).toHaveValue(new RegExp(escape(fromA.trim())));
-    await expect(editor).toHaveValue(new RegExp(escape(fromB.trim())));
+  for (const page of [a, b]) {
+    await expectNote(page, new RegExp(escape(fromA.trim())));
+    await expectNote(page, new RegExp(escape(fromB.trim())));
   }
-  await expect(editorB).toHaveValue(await editorA.inputValue());
+  await expectNote(b, await noteValue(a));
 
   // The preview renders the Markdown (emphasis, code, a web link) from the merged text.
   const preview = a.getByTestId('note-preview');

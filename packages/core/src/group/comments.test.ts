@@ -6,7 +6,14 @@ import {
   editComment,
   getComment,
   listComments,
+  completeMention,
+  mentionCandidates,
+  mentionQueryAt,
+  mentionRuns,
+  mentionedIn,
+  mentionsOf,
 } from './comments.ts';
+import { joinGroup } from './members.ts';
 import { COMMENTS_PREFIX } from './group-doc.ts';
 import { at, codeOf, newDoc, pair, sync } from './test-helpers.ts';
 
@@ -106,5 +113,74 @@ describe('comments', () => {
     map.set('bad2', { author: 'eve', at: 'noon', text: 'x' });
     const threads = commentThreads(doc, P);
     expect(shape(threads)).toEqual(['s', 'o', ['x', ['y']]]);
+  });
+});
+
+describe('mentions', () => {
+  const people = [
+    { id: 'ben', name: 'Ben' },
+    { id: 'benali', name: 'Ben Ali' },
+    { id: 'zoe', name: 'Zoë' },
+  ];
+
+  it('cuts the text into plain runs and @name mentions, the longer name winning', () => {
+    expect(mentionRuns('@ben and @Ben Ali, see @Zoë.', people)).toEqual([
+      { text: '@ben', memberId: 'ben' },
+      { text: ' and ', memberId: null },
+      { text: '@Ben Ali', memberId: 'benali' },
+      { text: ', see ', memberId: null },
+      { text: '@Zoë', memberId: 'zoe' },
+      { text: '.', memberId: null },
+    ]);
+  });
+
+  it('reads no mention in an e-mail address, a longer word or an unknown name', () => {
+    for (const text of ['mail ben@Ben.org', '@Bennet said', '@Cleo, @ alone', 'no at sign']) {
+      expect(mentionedIn(text, people), text).toEqual([]);
+      expect(
+        mentionRuns(text, people)
+          .map((r) => r.text)
+          .join(''),
+      ).toBe(text);
+    }
+    expect(mentionedIn('@Ben @ben again', people)).toEqual(['ben']);
+  });
+
+  it('lists the live comments on any paper that mention a member, newest first, not their own', () => {
+    const [a, b] = pair();
+    joinGroup(a, { id: 'ada', name: 'Ada', colour: '#4363d8' }, at('2026-03-09T08:00:00Z'));
+    joinGroup(b, { id: 'ben', name: 'Ben', colour: '#e6194b' }, at('2026-03-09T08:05:00Z'));
+    sync(a, b);
+    addComment(a, P, { id: 'c1', text: '@Ben can you check eq. 4?' }, 'ada', at('2026-03-10T09:00:00Z'));
+    addComment(a, '2603.05678', { id: 'c2', text: 'Also here, @ben.' }, 'ada', at('2026-03-11T09:00:00Z'));
+    addComment(a, P, { id: 'c3', text: 'Nobody named.' }, 'ada', at('2026-03-12T09:00:00Z'));
+    addComment(a, P, { id: 'c4', text: '@Ben withdrawn' }, 'ada', at('2026-03-12T10:00:00Z'));
+    deleteComment(a, P, 'c4', 'ada', at('2026-03-12T10:01:00Z'));
+    addComment(b, P, { id: 'c5', text: 'I, @Ben, will.' }, 'ben', at('2026-03-12T11:00:00Z'));
+    sync(a, b);
+    // B's copy got A's comments through sync only: the paper maps are root types it never asked for.
+    expect(mentionsOf(b, 'ben').map((m) => [m.id, m.paperId])).toEqual([
+      ['c2', '2603.05678'],
+      ['c1', P],
+    ]);
+    expect(mentionsOf(a, 'ada')).toEqual([]);
+    expect(mentionsOf(b, 'nobody')).toEqual([]);
+  });
+
+  it('offers completion for the @name being typed and completes it', () => {
+    expect(mentionQueryAt('thanks @Be', 10)).toEqual({ start: 7, query: 'Be' });
+    expect(mentionQueryAt('@', 1)).toEqual({ start: 0, query: '' });
+    expect(mentionQueryAt('ask @Ben Al', 11)).toEqual({ start: 4, query: 'Ben Al' });
+    expect(mentionQueryAt('mail ben@Be', 11)).toBeNull();
+    expect(mentionQueryAt('@Ben\nnext', 9)).toBeNull();
+    expect(mentionQueryAt('no mention', 10)).toBeNull();
+    expect(mentionCandidates('be', people).map((m) => m.id)).toEqual(['ben', 'benali']);
+    expect(mentionCandidates('ben a', people).map((m) => m.id)).toEqual(['benali']);
+    expect(mentionCandidates('', people, 2)).toHaveLength(2);
+    expect(completeMention('thanks @be, really', 10, 'Ben')).toEqual({
+      text: 'thanks @Ben , really',
+      caret: 12,
+    });
+    expect(completeMention('no at', 5, 'Ben')).toEqual({ text: 'no at', caret: 5 });
   });
 });

@@ -9,6 +9,7 @@ import type * as Y from 'yjs';
 import { CoreError } from '../errors.ts';
 import { COMMENTS_PREFIX, writeGroup } from './group-doc.ts';
 import { checkClientId, checkMemberId, checkNow, checkPaperId, invalidInput } from './input-checks.ts';
+import { listMembers } from './members.ts';
 import {
   byCodeUnits,
   compareInstants,
@@ -195,4 +196,116 @@ export function deleteComment(
   const comment = own(doc, paperId, commentId, memberId, 'delete');
   const deleted = { ...comment, text: '', editedAt: checkNow(now), deleted: true };
   writeGroup(doc, () => commentsMap(doc, comment.paperId).set(comment.id, stored(deleted)));
+}
+
+/** A member as mentions read them: `@` followed by the member's name. */
+export interface MentionTarget {
+  id: string;
+  name: string;
+}
+
+/** A run of a comment's text: plain, or an `@name` that names `memberId`. */
+export interface MentionRun {
+  text: string;
+  memberId: string | null;
+}
+
+const NAME_CHAR = /[\p{L}\p{N}_]/u;
+
+/**
+ * The text cut into plain runs and `@name` mentions of the given members. A mention starts at an `@` that
+ * does not follow a letter or digit (so an e-mail address is not one), matches a member's name in any case,
+ * and must not run on into a longer word ("@Bennet" mentions no "Ben"). Names may hold spaces: where two
+ * names match ("@Ben" and "@Ben Ali"), the longer one wins.
+ */
+export function mentionRuns(text: string, members: readonly MentionTarget[]): MentionRun[] {
+  const names = members
+    .filter((m) => m.name.trim() !== '')
+    .map((m) => ({ id: m.id, name: m.name.trim().toLowerCase() }))
+    .sort((a, b) => b.name.length - a.name.length);
+  const runs: MentionRun[] = [];
+  let plain = 0;
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    if (NAME_CHAR.test(text[at - 1] ?? '')) continue;
+    const rest = text.slice(at + 1, at + 1 + (names[0]?.name.length ?? 0)).toLowerCase();
+    const hit = names.find(
+      (m) => rest.startsWith(m.name) && !NAME_CHAR.test(text[at + 1 + m.name.length] ?? ''),
+    );
+    if (!hit) continue;
+    const end = at + 1 + hit.name.length;
+    if (at > plain) runs.push({ text: text.slice(plain, at), memberId: null });
+    runs.push({ text: text.slice(at, end), memberId: hit.id });
+    plain = end;
+    at = end - 1;
+  }
+  if (plain < text.length) runs.push({ text: text.slice(plain), memberId: null });
+  return runs;
+}
+
+/** The members a text mentions, each once, in the order first mentioned. */
+export function mentionedIn(text: string, members: readonly MentionTarget[]): string[] {
+  const ids = mentionRuns(text, members).flatMap((r) => (r.memberId === null ? [] : [r.memberId]));
+  return [...new Set(ids)];
+}
+
+/** A comment that mentions a member, with the paper it is on. */
+export type Mention = Comment;
+
+/**
+ * Every live comment, on any paper, that mentions `memberId` by name, newest first; a member's own
+ * comments are left out (nobody needs telling what they wrote). Names are the members' names now, so a
+ * mention follows a member who renames, and "@Ben" written before Ben joined counts once he has.
+ */
+export function mentionsOf(doc: Y.Doc, memberId: string): Mention[] {
+  const me = checkMemberId(memberId);
+  const members: MentionTarget[] = listMembers(doc).map((m) => ({ id: m.id, name: m.name }));
+  if (!members.some((m) => m.id === me)) return [];
+  const found: Mention[] = [];
+  // Root types arrive by name from peers: every `comments:<paper>` the document holds is one paper's map.
+  for (const name of [...doc.share.keys()]) {
+    if (!name.startsWith(COMMENTS_PREFIX)) continue;
+    const paperId = name.slice(COMMENTS_PREFIX.length);
+    let map: Y.Map<unknown>;
+    try {
+      map = doc.getMap<unknown>(name);
+    } catch {
+      continue; // a peer wrote another kind of type under the name: it holds no comments
+    }
+    map.forEach((value, id) => {
+      const comment = readComment(paperId, id, value);
+      if (!comment || comment.deleted || comment.author === me) return;
+      if (mentionedIn(comment.text, members).includes(me)) found.push(comment);
+    });
+  }
+  return found.sort((a, b) => compareInstants(b.at, a.at) || byCodeUnits(a.id, b.id));
+}
+
+/** The `@name` being typed at the caret: where its `@` is and what follows it; null when none is. */
+export function mentionQueryAt(text: string, caret: number): { start: number; query: string } | null {
+  const at = text.lastIndexOf('@', caret - 1);
+  // Names are at most 80 characters; a longer run after an `@` is no name being typed.
+  if (at === -1 || caret - at > 81 || NAME_CHAR.test(text[at - 1] ?? '')) return null;
+  const query = text.slice(at + 1, caret);
+  return /[\n@]/.test(query) || /^\s/.test(query) ? null : { start: at, query };
+}
+
+/** The members whose names start with what is typed after the `@` (any case), at most `max`. */
+export function mentionCandidates<T extends MentionTarget>(
+  query: string,
+  members: readonly T[],
+  max = 6,
+): T[] {
+  const q = query.toLowerCase();
+  return members.filter((m) => m.name.toLowerCase().startsWith(q)).slice(0, max);
+}
+
+/** The text with the `@name` being typed at the caret completed to `@<name> `, and the caret after it. */
+export function completeMention(text: string, caret: number, name: string): { text: string; caret: number } {
+  const typed = mentionQueryAt(text, caret);
+  if (typed === null) return { text, caret };
+  const inserted = `@${name} `;
+  return {
+    text: text.slice(0, typed.start) + inserted + text.slice(caret),
+    caret: typed.start + inserted.length,
+  };
 }

@@ -21,6 +21,7 @@ import {
   type GroupPart,
 } from '@quire/core/group';
 import { IndexeddbPersistence } from 'y-indexeddb';
+import type { Awareness } from 'y-protocols/awareness';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { paperCache } from '../api/paper-cache.ts';
@@ -31,7 +32,16 @@ import { memberships } from './memberships.svelte.ts';
 import { readPeer, type Looking, type Peer } from './presence.ts';
 import { fullSnapshot, partialSnapshot, type QueueablePaper } from './queue-paper.ts';
 import { syncProviderOptions } from './sync-provider-options.ts';
-import { countAfterTransaction, syncLabel, syncPhase, type ConnectionStatus } from './sync-state.ts';
+import {
+  addPending,
+  pendingCount,
+  readPending,
+  rootChanges,
+  syncLabel,
+  syncPhase,
+  type ConnectionStatus,
+  type Pending,
+} from './sync-state.ts';
 
 /** The parts the pages draw from; each has a revision counter that its views depend on. */
 type Part = Exclude<GroupPart, object>;
@@ -67,6 +77,8 @@ export class GroupSession {
   synced = $state(false);
   lostConnection = $state(false);
   unsynced = $state(0);
+  /** What those changes are, by kind ("1 note and 1 vote not yet synced"). */
+  pending = $state.raw<Pending>({});
   refusal = $state<string | null>(null);
   peers = $state.raw<Peer[]>([]);
 
@@ -99,13 +111,15 @@ export class GroupSession {
     this.groupId = membership.id;
     this.#now = now;
     this.#token = membership.token;
-    this.unsynced = Number(readStored(unsyncedKey(this.groupId))) || 0;
+    this.pending = readPending(readStored(unsyncedKey(this.groupId)));
+    this.unsynced = pendingCount(this.pending);
     for (const part of PARTS) {
       this.#cleanups.push(observeGroup(this.doc, [part], () => this.#rev[part]++));
     }
     const onUpdate = (_u: Uint8Array, _o: unknown, _d: Y.Doc, tr: Y.Transaction): void => {
       const live = this.#provider?.wsconnected === true && this.#provider.synced;
-      this.#setUnsynced(countAfterTransaction(this.unsynced, tr.local, live));
+      // A change made while live goes to the server at once; remote and stored updates never count.
+      if (tr.local && !live) this.#setPending(addPending(this.pending, rootChanges(this.doc, tr)));
     };
     this.doc.on('update', onUpdate);
     this.#cleanups.push(() => this.doc.off('update', onUpdate));
@@ -115,6 +129,11 @@ export class GroupSession {
 
   get token(): string {
     return this.#token;
+  }
+
+  /** The sync socket's awareness (presence, the note editors' cursors); null until the device copy is read. */
+  get awareness(): Awareness | null {
+    return this.#provider?.awareness ?? null;
   }
 
   /** The membership as stored now (display name and role may change while the group is open). */
@@ -230,7 +249,7 @@ export class GroupSession {
     provider.on('sync', (synced) => {
       this.synced = synced;
       if (!synced) return;
-      this.#setUnsynced(0);
+      this.#setPending({});
       // Joined on another device, or the join never reached this copy: the member list should name us.
       if (this.canWrite && !getMember(this.doc, this.memberId)) this.join();
     });
@@ -276,9 +295,10 @@ export class GroupSession {
     });
   }
 
-  #setUnsynced(count: number): void {
-    if (count === this.unsynced) return;
-    this.unsynced = count;
-    writeStored(unsyncedKey(this.groupId), count === 0 ? null : String(count));
+  #setPending(pending: Pending): void {
+    if (pending === this.pending) return;
+    this.pending = pending;
+    this.unsynced = pendingCount(pending);
+    writeStored(unsyncedKey(this.groupId), this.unsynced === 0 ? null : JSON.stringify(pending));
   }
 }

@@ -60,3 +60,60 @@ describe('parseMarkdown', () => {
     expect(parseMarkdown('```\ncode')).toEqual([{ kind: 'code', text: 'code' }]);
   });
 });
+
+describe('maths and quotes', () => {
+  it('keeps $…$ maths whole for the LaTeX converter, and leaves prices and lone dollars as text', () => {
+    expect(parseInline('loss $\\mathcal{L} = x^2$ here')).toEqual([
+      { kind: 'text', text: 'loss ' },
+      { kind: 'math', source: '$\\mathcal{L} = x^2$' },
+      { kind: 'text', text: ' here' },
+    ]);
+    expect(parseInline('$$a+b$$')).toEqual([{ kind: 'math', source: '$$a+b$$' }]);
+    for (const text of ['costs $5 and $10', 'a $ b $ c', 'one $', 'escaped \\$x$']) {
+      expect(
+        parseInline(text).some((n) => n.kind === 'math'),
+        text,
+      ).toBe(false);
+    }
+    expect(parseInline('`$x$`')).toEqual([{ kind: 'code', text: '$x$' }]);
+  });
+
+  it('reads a run of > lines as one quote of Markdown of its own, nested a few levels deep', () => {
+    expect(parseMarkdown('> said **this**\n> - and a list\n\nafter')).toEqual([
+      {
+        kind: 'quote',
+        blocks: [
+          {
+            kind: 'paragraph',
+            lines: [
+              [
+                { kind: 'text', text: 'said ' },
+                { kind: 'strong', children: [{ kind: 'text', text: 'this' }] },
+              ],
+            ],
+          },
+          { kind: 'list', ordered: false, items: [[{ kind: 'text', text: 'and a list' }]] },
+        ],
+      },
+      { kind: 'paragraph', lines: [[{ kind: 'text', text: 'after' }]] },
+    ]);
+    expect(parseMarkdown('>> inner')).toEqual([
+      {
+        kind: 'quote',
+        blocks: [
+          { kind: 'quote', blocks: [{ kind: 'paragraph', lines: [[{ kind: 'text', text: 'inner' }]] }] },
+        ],
+      },
+    ]);
+    // Deeper than the limit, the rest of the markers are text: nothing is dropped and nothing recurses on.
+    const deep = parseMarkdown('>'.repeat(50) + ' x');
+    let depth = 0;
+    let block = deep[0];
+    while (block?.kind === 'quote') {
+      depth += 1;
+      block = block.blocks[0];
+    }
+    expect(depth).toBe(4);
+    expect(block).toEqual({ kind: 'paragraph', lines: [[{ kind: 'text', text: '>'.repeat(46) + ' x' }]] });
+  });
+});

@@ -1,8 +1,9 @@
 /**
  * The small Markdown of notes and comments, parsed into a tree that components render as elements, so
  * text always reaches the page as text (no HTML string is ever built from what members typed). Supported:
- * paragraphs, headings (#–###), bullet and numbered lists, fenced code, `code`, *emphasis*, **strong**,
- * [links](https://…) and bare web addresses; links other than http(s) stay plain text.
+ * paragraphs, headings (#–###), bullet and numbered lists, `>` quotes, fenced code, `code`, *emphasis*,
+ * **strong**, `$…$` maths (rendered by the abstracts' LaTeX converter), [links](https://…) and bare web
+ * addresses; links other than http(s) stay plain text.
  */
 import { forwardFinder, occurrenceFinder, visit, type Finder } from '../format/linear-scan.ts';
 import { capSource, RENDER_LIMIT } from '../format/render-limit.ts';
@@ -10,6 +11,8 @@ import { capSource, RENDER_LIMIT } from '../format/render-limit.ts';
 export type Inline =
   | { kind: 'text'; text: string }
   | { kind: 'code'; text: string }
+  /** `source` keeps its dollars: it goes to latex-text.ts's richText as an abstract's maths would. */
+  | { kind: 'math'; source: string }
   | { kind: 'em' | 'strong'; children: Inline[] }
   | { kind: 'link'; href: string; children: Inline[] };
 
@@ -17,6 +20,7 @@ export type Block =
   | { kind: 'paragraph'; lines: Inline[][] }
   | { kind: 'heading'; level: 1 | 2 | 3; inlines: Inline[] }
   | { kind: 'list'; ordered: boolean; items: Inline[][] }
+  | { kind: 'quote'; blocks: Block[] }
   | { kind: 'code'; text: string };
 
 const FENCE = /^\s*```/;
@@ -50,6 +54,7 @@ class InlineLookahead {
   readonly #src: string;
   readonly #closers = new Map<EmphasisMarker, Finder>();
   readonly backtick: Finder;
+  readonly dollar: Finder;
   readonly closingBracket: Finder;
   /** The end of a link's address: `)`, or a space, which ends it unclosed. */
   readonly addressEnd: Finder;
@@ -59,6 +64,7 @@ class InlineLookahead {
   constructor(src: string) {
     this.#src = src;
     this.backtick = occurrenceFinder(src, '`');
+    this.dollar = occurrenceFinder(src, '$');
     this.closingBracket = occurrenceFinder(src, ']');
     this.addressEnd = forwardFinder(src.length, (i) => src[i] === ')' || SPACE.test(src[i] ?? ''));
     this.urlStop = forwardFinder(src.length, (i) => /[\s<>"]/.test(src[i] ?? ''));
@@ -88,6 +94,23 @@ function emphasisMarker(src: string, i: number): EmphasisMarker | null {
   if (src.startsWith('__', i)) return '__';
   const ch = src[i];
   return ch === '*' || ch === '_' ? ch : null;
+}
+
+/**
+ * `$…$` at `i` (or `$$…$$`): where the maths ends, or -1. As in Pandoc, the opening dollar is followed and
+ * the closing one preceded by a non-space, and the closing one is not followed by a digit, so "$5 and $10"
+ * stays text.
+ */
+function mathEnd(src: string, i: number, look: InlineLookahead): number {
+  const width = src[i + 1] === '$' ? 2 : 1;
+  const from = i + width;
+  if (from >= src.length || SPACE.test(src[from] ?? ' ')) return -1;
+  let close = look.dollar(from);
+  // A `$$` opening closes at the next `$$`; a single one at the next single dollar.
+  while (close !== -1 && width === 2 && src[close + 1] !== '$') close = look.dollar(close + 1);
+  if (close <= from || SPACE.test(src[close - 1] ?? ' ') || src[close - 1] === '\\') return -1;
+  if (width === 1 && /[0-9]/.test(src[close + 1] ?? '')) return -1;
+  return close + width;
 }
 
 /** `[text](https://…)` at `i`: the text, the address and where the link ends; null when there is none. */
@@ -128,7 +151,7 @@ export function parseInline(src: string, depth = 0): Inline[] {
   while (i < src.length) {
     visit();
     const ch = src[i] ?? '';
-    if (ch === '\\' && i + 1 < src.length && /[\\`*_[\]()#+\-.!]/.test(src[i + 1] ?? '')) {
+    if (ch === '\\' && i + 1 < src.length && /[\\`*_[\]()#+\-.!$>]/.test(src[i + 1] ?? '')) {
       emit(src[i + 1] ?? '', i + 2);
       continue;
     }
@@ -136,6 +159,13 @@ export function parseInline(src: string, depth = 0): Inline[] {
       const end = look.backtick(i + 1);
       if (end > i + 1) {
         emit({ kind: 'code', text: src.slice(i + 1, end) }, end + 1);
+        continue;
+      }
+    }
+    if (ch === '$') {
+      const end = mathEnd(src, i, look);
+      if (end !== -1) {
+        emit({ kind: 'math', source: src.slice(i, end) }, end);
         continue;
       }
     }
@@ -215,7 +245,24 @@ function listItem(line: string): { ordered: boolean; text: string } | null {
  */
 export function parseMarkdown(source: string, limit: number = RENDER_LIMIT): Block[] {
   const capped = capSource(source, limit);
-  const lines = capped.text.replace(/\r\n?/g, '\n').split('\n');
+  const blocks = parseLines(capped.text.replace(/\r\n?/g, '\n').split('\n'), 0);
+  if (capped.omitted !== null)
+    blocks.push({ kind: 'paragraph', lines: [[{ kind: 'text', text: capped.omitted }]] });
+  return blocks;
+}
+
+/** Quotes inside quotes are read this deep; a deeper `>` is text (a pathological note must not recurse). */
+const MAX_QUOTE_DEPTH = 4;
+
+/** A quoted line's text without its `>` and the one space after it; null when the line is not quoted. */
+function quoted(line: string): string | null {
+  let at = 0;
+  while (at < 3 && line[at] === ' ') at += 1;
+  if (line[at] !== '>') return null;
+  return line.slice(line[at + 1] === ' ' ? at + 2 : at + 1);
+}
+
+function parseLines(lines: readonly string[], depth: number): Block[] {
   const blocks: Block[] = [];
   // The block that the next line may continue; a blank line or another kind of block ends it.
   let paragraph: Inline[][] | null = null;
@@ -235,6 +282,19 @@ export function parseMarkdown(source: string, limit: number = RENDER_LIMIT): Blo
     }
     if (line.trim() === '') {
       paragraph = list = null;
+      continue;
+    }
+    const inQuote = depth < MAX_QUOTE_DEPTH ? quoted(line) : null;
+    if (inQuote !== null) {
+      paragraph = list = null;
+      // A run of quoted lines is one quote, its inside read as Markdown of its own.
+      const inner = [inQuote];
+      for (let next = quoted(lines[n + 1] ?? ''); next !== null; next = quoted(lines[n + 1] ?? '')) {
+        n += 1;
+        visit((lines[n] ?? '').length + 1);
+        inner.push(next);
+      }
+      blocks.push({ kind: 'quote', blocks: parseLines(inner, depth + 1) });
       continue;
     }
     const heading = headingText(line);
@@ -260,7 +320,5 @@ export function parseMarkdown(source: string, limit: number = RENDER_LIMIT): Blo
     }
     paragraph.push(parseInline(line.trim()));
   }
-  if (capped.omitted !== null)
-    blocks.push({ kind: 'paragraph', lines: [[{ kind: 'text', text: capped.omitted }]] });
   return blocks;
 }
