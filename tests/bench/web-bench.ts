@@ -8,6 +8,7 @@ import { sampleQueries } from '@quire/server/search/search-timing';
 import { SearchSamples } from '@quire/server/store/search-samples';
 import { requireSharedData } from '../src/paths.ts';
 import { launchChromium, startCorpusServer } from './bench-harness.ts';
+import { benchGroupPages } from './group-page-bench.ts';
 import { benchOfflineSearch } from './offline-search-bench.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -149,6 +150,9 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     // 4. Offline search in the browser, over papers kept in IndexedDB.
     const offline = await benchOfflineSearch(browser, server);
 
+    // 5. A group page's JavaScript (without the lazy note editor) and the note editor's load time.
+    const group = await benchGroupPages(browser, server.url);
+
     return {
       papers,
       topicPageJsFiles: js.files,
@@ -161,6 +165,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       relatedP50Ms,
       relatedP95Ms,
       ...offline,
+      ...group,
     };
   } finally {
     await browser.close();
