@@ -1,11 +1,18 @@
 import { normalisePaper, type PaperEntity } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
-import { parseDumpLine } from '../sources/dump-lines.ts';
 import { parseOaiResponse } from '../sources/oai-pmh.ts';
 import type { IngestErrorNote } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
+import { addKnownTerms, emptyKnownTerms, type KnownTerms } from '../store/search-index-schema.ts';
 import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
-import { emptyFileReport, noteError, totalsOf, type FileReport, type ImportReport } from './import-report.ts';
+import {
+  emptyFileReport,
+  noteError,
+  totalsOf,
+  type FileReport,
+  type ImportReport,
+  type LineError,
+} from './import-report.ts';
 import {
   checkpointKey,
   identify,
@@ -21,6 +28,8 @@ import {
   readAll,
   type OpenedDump,
 } from './read-dump.ts';
+import type { PreparedLine } from './prepare-lines.ts';
+import { PrepareThread, prepareHere, type LinePreparer } from './prepare-thread.ts';
 import { splitLines, type LinePosition } from './split-lines.ts';
 
 export type { FileReport, ImportReport, ImportTotals, LineError } from './import-report.ts';
@@ -39,10 +48,20 @@ export interface ImportOptions {
   maxLineBytes?: number;
   /** Largest decompressed OAI-PMH page, in bytes; a larger one fails its file. */
   maxXmlBytes?: number;
+  /**
+   * When the files to import are at least this big on disk together, JSON Lines are parsed in a worker
+   * thread while this one writes (0: always; Infinity: never). Below it, starting the thread would cost
+   * more than it saves.
+   */
+  prepareThreadFromBytes?: number;
   now?: () => Date;
 }
 
 const DEFAULT_BATCH_SIZE = 1000;
+// About 5,000 corpus papers compressed, whose parsing takes longer than starting the thread.
+const DEFAULT_PREPARE_THREAD_FROM_BYTES = 2 * 1024 * 1024;
+// Batches prepared beyond the one being written: enough that the prepare thread never waits for work.
+const PREPARED_AHEAD = 2;
 
 // Dumps announce papers as listed, so their dates may set or correct a stored listing date.
 const AS_LISTING = { countsAsListing: true } as const;
@@ -55,6 +74,8 @@ interface ImportContext {
   now: () => Date;
   progress: ProgressTicker;
   onResume: ((path: string, afterLine: number) => void) | undefined;
+  /** What parses JSON Lines for this run. */
+  preparer: () => LinePreparer;
 }
 
 /** A JSON Lines file's checkpoint: under which key, for which file, and where this run began. */
@@ -89,6 +110,9 @@ export async function importPaths(
   const started = now();
   const { files: candidates, notes } = await expandPaths(paths);
   const bytesTotal = candidates.reduce((sum, file) => sum + file.bytes, 0);
+  const inThread = bytesTotal >= (opts.prepareThreadFromBytes ?? DEFAULT_PREPARE_THREAD_FROM_BYTES);
+  // One thread for the whole run, started by its first JSON Lines file.
+  const preparing: { thread: PrepareThread | null } = { thread: null };
   const ctx: ImportContext = {
     store,
     batchSize,
@@ -97,12 +121,17 @@ export async function importPaths(
     now,
     progress: new ProgressTicker(opts.onProgress, now, candidates.length, bytesTotal),
     onResume: opts.onResume,
+    preparer: () => (inThread ? (preparing.thread ??= new PrepareThread()) : prepareHere),
   };
   const files: FileReport[] = [];
-  for (const candidate of candidates) {
-    const report = await importFile(ctx, candidate);
-    files.push(report);
-    opts.onFileDone?.(report);
+  try {
+    for (const candidate of candidates) {
+      const report = await importFile(ctx, candidate);
+      files.push(report);
+      opts.onFileDone?.(report);
+    }
+  } finally {
+    await preparing.thread?.close();
   }
   return { files, notes, totals: totalsOf(files), durationMs: now().getTime() - started.getTime() };
 }
@@ -127,7 +156,7 @@ async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise
       report.resumedAfterLine = from.line;
       ctx.onResume?.(candidate.path, from.line);
     }
-    if (dump.kind === 'jsonl') await importLines(ctx, dump, report, resumable);
+    if (dump.kind === 'jsonl') await importLines(ctx, dump, report, resumable, ctx.preparer());
     else if (dump.kind === 'oai-xml') await importPage(ctx, dump, report);
   } catch (err) {
     report.status = 'failed';
@@ -163,51 +192,90 @@ async function checkpointOf(ctx: ImportContext, path: string): Promise<Resumable
   return { key, identity, from: resumePoint(ctx.store.state.getCheckpoint<ImportCheckpoint>(key), identity) };
 }
 
+/** Lines read for one batch, sent to be prepared; written in the order they were read. */
+interface LineBatch {
+  texts: string[];
+  /** The line number of each of `texts`. */
+  lines: number[];
+  /** Lines the splitter left out (too long, not UTF-8). */
+  skipped: LineError[];
+  /** Just past the batch's last line: where the file goes on once it is stored. */
+  position: LinePosition;
+  prepared: Promise<PreparedLine[]>;
+}
+
 /**
  * Each batch commits with the checkpoint that says how far the file is stored, and the last one clears it,
- * so a run killed at any moment leaves a checkpoint that is exactly true.
+ * so a run killed at any moment leaves a checkpoint that is exactly true. Batches are prepared (parsed,
+ * normalised, their search terms computed) up to PREPARED_AHEAD ahead of the one being written, so a
+ * prepare thread works while this thread writes.
  */
 async function importLines(
   ctx: ImportContext,
   dump: OpenedDump,
   report: FileReport,
   resumable: Resumable,
+  preparer: LinePreparer,
 ): Promise<void> {
   const { key, identity } = resumable;
   let position: LinePosition = resumable.from ?? { line: 0, offset: 0 };
   report.lines = position.line;
-  let batch: PaperEntity[] = [];
-  const flush = (done: boolean): void => {
-    const papers = batch;
-    batch = [];
-    const checkpoint: ImportCheckpoint = { path: report.path, ...identity, ...position };
-    store(ctx, papers, report, () => {
-      if (done) ctx.store.state.clearCheckpoint(key);
-      else ctx.store.state.setCheckpoint(key, checkpoint);
-    });
+  const ahead: LineBatch[] = [];
+  let open: Omit<LineBatch, 'position' | 'prepared'> = { texts: [], lines: [], skipped: [] };
+  const send = (): void => {
+    const prepared = open.texts.length > 0 ? preparer.prepare(open.texts) : Promise.resolve([]);
+    // Awaited when its turn to be written comes; until then a failure must not count as unhandled.
+    prepared.catch(() => undefined);
+    ahead.push({ ...open, position, prepared });
+    open = { texts: [], lines: [], skipped: [] };
+  };
+  const write = async (batch: LineBatch, done: boolean): Promise<void> => {
+    const prepared = await batch.prepared;
+    const papers: PaperEntity[] = [];
+    const known = emptyKnownTerms();
+    const errors = [...batch.skipped];
+    for (const [i, result] of prepared.entries()) {
+      if ('error' in result) {
+        errors.push({ line: batch.lines[i] ?? 0, message: result.error });
+        continue;
+      }
+      papers.push(result.paper);
+      if (result.terms) addKnownTerms(known, result.paper, result.terms.authorsJson, result.terms);
+    }
+    for (const error of errors.sort((a, b) => a.line - b.line)) {
+      report.skipped++;
+      noteError(report, error.line, error.message);
+    }
+    const checkpoint: ImportCheckpoint = { path: report.path, ...identity, ...batch.position };
+    store(
+      ctx,
+      papers,
+      report,
+      () => {
+        if (done) ctx.store.state.clearCheckpoint(key);
+        else ctx.store.state.setCheckpoint(key, checkpoint);
+      },
+      known,
+    );
   };
   for await (const run of splitLines(dump.bytes, ctx.maxLineBytes, position)) {
     for (const [i, line] of run.lines.entries()) {
       const current = run.first + i;
       position = { line: current, offset: run.ends[i] ?? position.offset };
-      if (typeof line !== 'string') {
-        report.skipped++;
-        noteError(report, current, line.skipped);
-        continue;
+      if (typeof line !== 'string') open.skipped.push({ line: current, message: line.skipped });
+      else if (!isBlank(line)) {
+        open.texts.push(line);
+        open.lines.push(current);
       }
-      if (isBlank(line)) continue;
-      try {
-        batch.push(normalisePaper(parseDumpLine(line)));
-      } catch (err) {
-        report.skipped++;
-        noteError(report, current, errorMessage(err));
-        continue;
-      }
-      if (batch.length >= ctx.batchSize) flush(false);
+      if (open.texts.length < ctx.batchSize) continue;
+      send();
+      const next = ahead.length > PREPARED_AHEAD ? ahead.shift() : undefined;
+      if (next) await write(next, false);
     }
     report.lines = position.line;
   }
-  flush(true);
+  send();
+  for (let next = ahead.shift(); next; next = ahead.shift()) await write(next, ahead.length === 0);
 }
 
 /** An OAI-PMH page is one unit: parsed and normalised whole before anything of it is stored. */
@@ -238,15 +306,19 @@ async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileRepo
   store(ctx, papers, report);
 }
 
-/** Stores `papers` and whatever `alongside` writes in one transaction; progress is told once it committed. */
+/**
+ * Stores `papers` and whatever `alongside` writes in one transaction; progress is told once it committed.
+ * `knownTerms`: search terms the prepare thread computed for these papers.
+ */
 function store(
   ctx: ImportContext,
   papers: readonly PaperEntity[],
   report: FileReport,
   alongside?: () => void,
+  knownTerms?: KnownTerms,
 ): void {
   const counts = ctx.store.transaction(() => {
-    const stored = ctx.store.papers.upsertBatch(papers, AS_LISTING);
+    const stored = ctx.store.papers.upsertBatch(papers, { ...AS_LISTING, knownTerms });
     alongside?.();
     return stored;
   });

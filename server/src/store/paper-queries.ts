@@ -77,12 +77,17 @@ export interface PaperRow {
   updated_at: string;
 }
 
+/** `papers.authors` of a paper: the text the search index's authors terms are computed from. */
+export function authorsColumn(authors: PaperEntity['authors']): string {
+  return JSON.stringify(authors);
+}
+
 export function paperToRow(paper: PaperEntity, updatedAt: string): PaperRow {
   return {
     id: paper.id,
     title: paper.title,
     abstract: paper.abstract,
-    authors: JSON.stringify(paper.authors),
+    authors: authorsColumn(paper.authors),
     categories: JSON.stringify(paper.categories),
     primary_category: paper.primaryCategory,
     versions: JSON.stringify(paper.versions),

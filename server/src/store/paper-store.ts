@@ -18,7 +18,7 @@ import {
   rowToPaper,
   type PaperRow,
 } from './paper-queries.ts';
-import { SearchIndexWriter } from './search-index-schema.ts';
+import { SearchIndexWriter, type KnownTerms } from './search-index-schema.ts';
 
 export interface UpsertOptions {
   /**
@@ -26,6 +26,11 @@ export interface UpsertOptions {
    * their listing date may set or correct the stored one. False for replacements, which update metadata only.
    */
   countsAsListing: boolean;
+  /**
+   * Search terms already worked out for these papers (an import computes them in its parse thread); the
+   * index is the same without them, written more slowly.
+   */
+  knownTerms?: KnownTerms;
 }
 
 export interface UpsertCounts {
@@ -48,7 +53,7 @@ export interface PaperStoreOptions {
 
 /**
  * Papers in SQLite, upserted by id with the merge rule of @quire/core. Every statement is prepared once here;
- * a whole-corpus import is dominated by parsing, not by the store.
+ * a large import parses in another thread (see ingest/prepare-thread.ts), so these writes set its pace.
  *
  * Atomic multi-part writes (a harvested page plus its checkpoint) go through `transaction`: calls to
  * `upsertBatch` inside it join the outer transaction, so everything commits together or not at all.
@@ -114,7 +119,7 @@ export class PaperStore {
         }
       }
       // The search index takes the batch in one write (see search-index-schema.ts), before it commits.
-      this.#search.indexPending();
+      this.#search.indexPending(opts.knownTerms);
       return counts;
     });
   }
@@ -122,7 +127,7 @@ export class PaperStore {
   #upsertOne(paper: PaperEntity, opts: UpsertOptions, updatedAt: string, counts: UpsertCounts): void {
     const row = this.#select.get(paper.id);
     if (!row) {
-      this.#write(firstSighting(paper, opts), updatedAt, true);
+      this.#write(firstSighting(paper, opts), updatedAt, 'new');
       counts.inserted++;
       return;
     }
@@ -132,14 +137,15 @@ export class PaperStore {
       counts.unchanged++;
       return;
     }
-    this.#write(merged, updatedAt, row.categories !== JSON.stringify(merged.categories));
+    this.#write(merged, updatedAt, row.categories !== JSON.stringify(merged.categories) ? 'changed' : 'same');
     counts.updated++;
   }
 
-  #write(paper: PaperEntity, updatedAt: string, categoriesChanged: boolean): void {
+  /** `categories`: 'new' for a paper not stored before, which has no category rows to drop. */
+  #write(paper: PaperEntity, updatedAt: string, categories: 'new' | 'changed' | 'same'): void {
     this.#upsert.run(paperToRow(paper, updatedAt));
-    if (!categoriesChanged) return;
-    this.#deleteCategories.run(paper.id);
+    if (categories === 'same') return;
+    if (categories === 'changed') this.#deleteCategories.run(paper.id);
     for (const category of paper.categories) this.#insertCategory.run(paper.id, category);
   }
 

@@ -16,7 +16,8 @@ import type { Database, Statement } from 'better-sqlite3';
  * `papers`' implicit rowid, which VACUUM may renumber. `search_docs` also keeps the listing date, so a
  * date filter over many matches reads this small table rather than the paper rows.
  *
- * Papers' text is written only by `PaperStore`, which indexes what it queued before each batch commits.
+ * Papers' text is written only by `PaperStore`, which indexes what it queued before each batch commits. An
+ * import hands it the terms its parse thread computed (`KnownTerms`); the functions answer from those.
  * A paper changed by other means (the sqlite3 shell) stays queued until the next batch indexes it.
  */
 
@@ -122,27 +123,81 @@ export function searchAuthors(authorsJson: string): string {
 }
 
 /**
+ * Index terms worked out ahead of a batch (an import computes them in its parse thread, beside the
+ * writes), keyed by the exact text the SQL functions are called with: a title or an abstract, and
+ * `papers.authors` as stored (JSON). The functions answer from here and compute what is not here, so the
+ * index is the same either way; it only moves the work off the writing thread.
+ */
+export interface KnownTerms {
+  text: Map<string, string>;
+  authors: Map<string, string>;
+}
+
+export function emptyKnownTerms(): KnownTerms {
+  return { text: new Map(), authors: new Map() };
+}
+
+/** The terms of one paper's three columns, as `searchText` and `searchAuthors` give them. */
+export interface PaperTerms {
+  title: string;
+  authors: string;
+  abstract: string;
+}
+
+/** `paper`'s terms; `authorsJson` is `papers.authors` as the store writes it (JSON of the authors). */
+export function paperTerms(paper: { title: string; abstract: string }, authorsJson: string): PaperTerms {
+  return {
+    title: searchText(paper.title),
+    authors: searchAuthors(authorsJson),
+    abstract: searchText(paper.abstract),
+  };
+}
+
+/** Adds a paper's terms, computed by `paperTerms` from the same texts, to `known`. */
+export function addKnownTerms(
+  known: KnownTerms,
+  paper: { title: string; abstract: string },
+  authorsJson: string,
+  terms: PaperTerms,
+): void {
+  known.text.set(paper.title, terms.title);
+  known.text.set(paper.abstract, terms.abstract);
+  known.authors.set(authorsJson, terms.authors);
+}
+
+// The terms the batch being indexed on a connection came with, for the functions that connection runs.
+const knownOn = new WeakMap<Database, KnownTerms>();
+
+/**
  * Registers the functions the search index is written with. Every connection that writes papers needs them;
  * `migrate` registers them, and every writing connection is opened through it.
  */
 export function registerSearchFunctions(db: Database): void {
   db.function(SEARCH_TEXT_FUNCTION, { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? searchText(text) : '',
+    typeof text === 'string' ? (knownOn.get(db)?.text.get(text) ?? searchText(text)) : '',
   );
   db.function(SEARCH_AUTHORS_FUNCTION, { deterministic: true }, (json: unknown) =>
-    typeof json === 'string' ? searchAuthors(json) : '',
+    typeof json === 'string' ? (knownOn.get(db)?.authors.get(json) ?? searchAuthors(json)) : '',
   );
 }
 
 /** Indexes the papers the triggers queued; `PaperStore` calls it before each batch of papers commits. */
 export class SearchIndexWriter {
+  readonly #db: Database;
   readonly #statements: Statement[];
 
   constructor(db: Database) {
+    this.#db = db;
     this.#statements = INDEX_PENDING.map((sql) => db.prepare(sql));
   }
 
-  indexPending(): void {
-    for (const statement of this.#statements) statement.run();
+  /** `known`: terms computed ahead for (some of) the queued papers; the rest are computed here. */
+  indexPending(known?: KnownTerms): void {
+    if (known) knownOn.set(this.#db, known);
+    try {
+      for (const statement of this.#statements) statement.run();
+    } finally {
+      knownOn.delete(this.#db);
+    }
   }
 }
