@@ -17,7 +17,7 @@ import { groupServiceOver } from './sync/group-service.ts';
 import { SyncServer } from './sync/sync-server.ts';
 import { defaultTaxonomy } from '@quire/core';
 import { TagThread } from './topics/tag-thread.ts';
-import { TopicService } from './topics/topic-service.ts';
+import { topicServiceOver } from './topics/open-topics.ts';
 
 export interface RunningServer {
   url: string;
@@ -47,7 +47,6 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     throw new QuireError(
       'bad-input',
       'The server needs a database file, not :memory: (its search thread opens the file a second time).',
-      400,
     );
   }
   const store = openStore(config.dbPath);
@@ -60,7 +59,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     target,
     maxPending: config.fetchMaxPending,
   });
-  const topics = new TopicService(store.db, defaultTaxonomy());
+  const topics = topicServiceOver(store, defaultTaxonomy());
   // Tagging runs in a worker thread: after a taxonomy or engine change the whole store is tagged again
   // there, the server answering meanwhile from the tags committed so far (a paper keeps its old tags
   // until its new ones are written).

@@ -238,7 +238,7 @@ async function measure(
   );
   let lastShown = performance.now();
   t0 = performance.now();
-  const { retagged } = openTopics(store, undefined, {
+  const { retagged } = await openTopics(store, undefined, {
     onProgress: (done, total) => {
       if (performance.now() - lastShown < 10_000) return;
       lastShown = performance.now();

@@ -11,7 +11,7 @@ import { listingsDir } from '../src/paths.ts';
 import { loadCorpus, startReplayServer, type CorpusPaper, type ReplayServer } from '../src/replay/index.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
-// Route tests in-process with app.request(): no socket needed to check what the API answers.
+// Route tests in-process with app.requestasync (): no socket needed to check what the API answers.
 let t: TempStore;
 let replay: ReplayServer;
 let app: ReturnType<typeof createApp>;
@@ -28,7 +28,7 @@ beforeAll(async () => {
     store: t.store,
     harvestState: () => null,
     fetchPaper: (id) => fetchPaper(id, { apiUrl: replay.apiUrl, client, target }),
-    topics: openTopics(t.store).topics,
+    topics: (await openTopics(t.store)).topics,
   });
 });
 afterAll(async () => {

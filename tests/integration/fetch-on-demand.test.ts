@@ -44,7 +44,7 @@ describe('?fetch=1 against the query API', () => {
         store: t.store,
         harvestState: () => null,
         fetchPaper: (id) => fetcher.fetch(id),
-        topics: openTopics(t.store).topics,
+        topics: (await openTopics(t.store)).topics,
       });
       replay.reset();
       const answers = await Promise.all(

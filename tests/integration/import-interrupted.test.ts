@@ -67,7 +67,7 @@ describe('an import killed with SIGKILL', () => {
         ]);
         expect(after.filter((r) => r.status !== 'interrupted').every((r) => r.status === 'ok')).toBe(true);
 
-        const app = createApp({ store, harvestState: () => null, topics: openTopics(store).topics });
+        const app = createApp({ store, harvestState: () => null, topics: (await openTopics(store)).topics });
         const status = (await (await app.request('/api/status')).json()) as StatusDto;
         const shown = status.recentIngests.find((r) => r.status === 'interrupted');
         expect(shown).toMatchObject({ kind: 'import', source: cut?.source, finishedAt: null });

@@ -28,7 +28,7 @@ let rows: Row[];
 beforeAll(async () => {
   t = tempStore();
   await importPaths(t.store, [listingsDir]);
-  const { topics } = openTopics(t.store);
+  const { topics } = await openTopics(t.store);
   search = new FtsSearch(new SearchIndex(t.store.db), topics.taxonomy);
   app = createApp({ store: t.store, harvestState: () => null, topics, search });
   rows = t.store.db
@@ -260,7 +260,7 @@ describe('GET /api/search over the corpus', () => {
       { countsAsListing: true },
     );
     expect(ids(await get('quokkanomic'))).toEqual(['2605.99901']);
-    retag(t.store.db, defaultTaxonomy());
+    await retag(t.store.tags, defaultTaxonomy());
     // Tagged 3D Gaussian Splatting, so found under that topic's broader topics as well.
     const broader = defaultTaxonomy().ancestors.get('3d-gaussian-splatting') ?? [];
     expect(broader.length).toBeGreaterThan(0);
@@ -290,7 +290,7 @@ describe('GET /api/search over the corpus', () => {
       );
       expect(ids(await get('wombatic'))).toEqual(['2605.99902']);
       expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual([]);
-      retag(writer.db, defaultTaxonomy());
+      await retag(writer.tags, defaultTaxonomy());
       expect(ids(await get('wombatic topic:3d-gaussian-splatting'))).toEqual(['2605.99902']);
     } finally {
       writer.close();

@@ -15,13 +15,18 @@ const INDEX_HTML = `<!doctype html><html><head>
 let t: TempStore;
 let app: ReturnType<typeof createApp>;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempStore();
   const webDir = join(t.dir, 'build');
   mkdirSync(join(webDir, '_app'), { recursive: true });
   writeFileSync(join(webDir, 'index.html'), INDEX_HTML);
   writeFileSync(join(webDir, 'service-worker.js'), 'self.addEventListener("fetch", () => {});');
-  app = createApp({ store: t.store, harvestState: () => null, topics: openTopics(t.store).topics, webDir });
+  app = createApp({
+    store: t.store,
+    harvestState: () => null,
+    topics: (await openTopics(t.store)).topics,
+    webDir,
+  });
 });
 afterAll(() => t.dispose());
 

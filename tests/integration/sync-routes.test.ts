@@ -17,12 +17,12 @@ let t: TempStore;
 let app: ReturnType<typeof createApp>;
 const revoked: InviteEntity[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempStore();
   app = createApp({
     store: t.store,
     harvestState: () => null,
-    topics: openTopics(t.store).topics,
+    topics: (await openTopics(t.store)).topics,
     groups: {
       groups: groupServiceOver(t.store),
       onInviteRevoked: (invite) => {
@@ -113,7 +113,7 @@ describe('POST /api/groups', () => {
     const limited = createApp({
       store: t.store,
       harvestState: () => null,
-      topics: openTopics(t.store).topics,
+      topics: (await openTopics(t.store)).topics,
       groups: { groups: groupServiceOver(t.store), createLimit: { perHour: 60, burst: 3, now: () => 0 } },
     });
     const post = () =>

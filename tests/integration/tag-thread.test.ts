@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultTaxonomy } from '@quire/core';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { retag } from '@quire/server/topics/retag';
-import { TagStore } from '@quire/server/topics/tag-store';
 import { TagThread } from '@quire/server/topics/tag-thread';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
@@ -23,9 +22,9 @@ describe('tagging beside writers', () => {
     const t = tempStore();
     cleanup.push(() => t.dispose());
     await importPaths(t.store, [listingsDir]);
-    retag(t.store.db, defaultTaxonomy());
-    const tagStore = new TagStore(t.store.db);
-    const [paper] = tagStore.allPapers();
+    await retag(t.store.tags, defaultTaxonomy());
+    const tagStore = t.store.tags;
+    const [paper] = await tagStore.allPapers();
     if (!paper) throw new Error('empty corpus');
     // A harvest writes a new version of the paper after the tag thread read it.
     t.store.db
@@ -33,9 +32,9 @@ describe('tagging beside writers', () => {
         "UPDATE papers SET title = 'Gaussian splatting for dynamic scenes', updated_at = '2999-01-01T00:00:00.000Z', tags_stale = 1 WHERE id = ?",
       )
       .run(paper.id);
-    tagStore.replacePaperTags([{ id: paper.id, tags: [], updatedAt: paper.updatedAt }]);
+    await tagStore.replacePaperTags([{ id: paper.id, tags: [], updatedAt: paper.updatedAt }]);
     expect(staleOf(t, paper.id)).toBe(1);
-    const next = retag(t.store.db, defaultTaxonomy());
+    const next = await retag(t.store.tags, defaultTaxonomy());
     expect(next.stalePapers).toBe(1);
     expect(staleOf(t, paper.id)).toBe(0);
   });

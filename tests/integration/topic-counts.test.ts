@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTaxonomy, loadTaxonomy, normalisePaper, type Taxonomy, type TaxonomyFile } from '@quire/core';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { retag } from '@quire/server/topics/retag';
-import { TagStore } from '@quire/server/topics/tag-store';
-import { TopicService } from '@quire/server/topics/topic-service';
+import { SqliteTagStore, closureRows } from '@quire/server/store/tag-store';
+import { topicServiceOver } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
     join(listingsDir, '2026-04-27.jsonl.br'),
     join(listingsDir, '2026-05-04.jsonl.br'),
   ]);
-  retag(t.store.db, defaultTaxonomy());
+  await retag(t.store.tags, defaultTaxonomy());
 });
 afterAll(() => t.dispose());
 
@@ -135,14 +135,14 @@ function paperText(id: string) {
 }
 
 describe('topic counts kept by every write', () => {
-  it('match a scan from scratch after import, a changed taxonomy, date corrections and a removed topic', () => {
+  it('match a scan from scratch after import, a changed taxonomy, date corrections and a removed topic', async () => {
     const db = t.store.db;
     expectCountsExact(defaultTaxonomy());
     expect(db.prepare('SELECT COUNT(*) FROM topic_day_counts').pluck().get()).toBeGreaterThan(0);
 
     const { taxonomy, moved, removed } = changedTaxonomy();
     expect(db.prepare('SELECT COUNT(*) FROM paper_tags WHERE topic = ?').pluck().get(removed)).not.toBe(0);
-    const report = retag(db, taxonomy);
+    const report = await retag(t.store.tags, taxonomy);
     expect(report.removedTopics).toEqual([removed]);
     expectCountsExact(taxonomy);
     // The moved topic's papers count under its new parent.
@@ -157,7 +157,7 @@ describe('topic counts kept by every write', () => {
     const upsert = (raw: Parameters<typeof normalisePaper>[0], countsAsListing: boolean) =>
       t.store.papers.upsertBatch([normalisePaper(raw)], { countsAsListing });
     upsert({ ...paperText('2605.99101'), listingDate: '2026-05-01', listingDateEstimated: true }, true);
-    retag(db, taxonomy);
+    await retag(t.store.tags, taxonomy);
     expect(
       db.prepare('SELECT COUNT(*) FROM paper_topics WHERE paper_id = ?').pluck().get('2605.99101'),
     ).toBeGreaterThan(0);
@@ -168,7 +168,7 @@ describe('topic counts kept by every write', () => {
 
     // Known only from a replacement: tagged, never counted, until a listing names its day.
     upsert({ ...paperText('2605.99102'), listingDate: '2026-05-06' }, false);
-    retag(db, taxonomy);
+    await retag(t.store.tags, taxonomy);
     expect(t.store.papers.get('2605.99102')?.listingDate).toBeNull();
     expectCountsExact(taxonomy);
     upsert({ ...paperText('2605.99102'), listingDate: '2026-05-07' }, true);
@@ -187,30 +187,54 @@ describe('topic counts kept by every write', () => {
     expectCountsExact(taxonomy);
 
     // Back to the default taxonomy: the removed topic returns, the moved one goes home.
-    retag(db, defaultTaxonomy());
+    await retag(t.store.tags, defaultTaxonomy());
     expectCountsExact(defaultTaxonomy());
   });
 
-  it('the topic service answers the same from the counts as from the tags', () => {
-    const db = t.store.db;
-    const topics = new TopicService(db, defaultTaxonomy());
-    const answers = () => ({
-      list: topics.topics(),
-      longer: topics.topics({ asOf: '2026-05-06', weeks: 20 }),
-      each: defaultTaxonomy().topics.map((x) => topics.topic(x.slug)),
+  it('the topic service answers the same from the counts as from the tags', async () => {
+    const topics = topicServiceOver(t.store, defaultTaxonomy());
+    const answers = async () => ({
+      list: await topics.topics(),
+      longer: await topics.topics({ asOf: '2026-05-06', weeks: 20 }),
+      each: await Promise.all(defaultTaxonomy().topics.map((x) => topics.topic(x.slug))),
     });
     // Robotics takes in every reinforcement-learning paper in the changed hierarchy.
     const robotics = () => rows("SELECT listing_date, n FROM topic_day_counts WHERE topic = 'robotics'");
-    const fromCounts = answers();
+    const fromCounts = await answers();
     const roboticsCounts = robotics();
     // The counts follow another hierarchy now, so a service over the default taxonomy reads the tags.
-    new TagStore(db).recordHierarchy(changedTaxonomy().taxonomy);
+    await t.store.tags.recordHierarchy(closureRows(changedTaxonomy().taxonomy));
     expect(robotics()).not.toEqual(roboticsCounts);
     topics.invalidate();
-    expect(answers()).toEqual(fromCounts);
-    new TagStore(db).recordHierarchy(defaultTaxonomy());
+    expect(await answers()).toEqual(fromCounts);
+    await t.store.tags.recordHierarchy(closureRows(defaultTaxonomy()));
     expect(robotics()).toEqual(roboticsCounts);
     topics.invalidate();
-    expect(answers()).toEqual(fromCounts);
+    expect(await answers()).toEqual(fromCounts);
+  });
+
+  it('a hierarchy recorded in many small batches, each committed whole, ends with the counts exact', async () => {
+    // A batch of a few hundred tag rows: every closure row of a broad topic is a batch of its own.
+    const small = new SqliteTagStore(t.store.db, { batchTags: 300 });
+    const count = (table: string) =>
+      t.store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+    // No hierarchy at all (a store from before the counts), then the taxonomy's, both ways in batches.
+    const cleared = await small.recordHierarchy([]);
+    expect(cleared.batches).toBeGreaterThan(10);
+    expect([count('topic_closure'), count('paper_topics'), count('topic_day_counts')]).toEqual([0, 0, 0]);
+    const filled = await small.recordHierarchy(closureRows(defaultTaxonomy()));
+    expect(filled).toMatchObject({ changed: true, rows: closureRows(defaultTaxonomy()).length });
+    expect(filled.batches).toBeGreaterThan(10);
+    expectCountsExact(defaultTaxonomy());
+    const { taxonomy } = changedTaxonomy();
+    expect((await small.recordHierarchy(closureRows(taxonomy))).changed).toBe(true);
+    expectCountsExact(taxonomy);
+    await small.recordHierarchy(closureRows(defaultTaxonomy()));
+    expectCountsExact(defaultTaxonomy());
+    expect(await small.recordHierarchy(closureRows(defaultTaxonomy()))).toEqual({
+      changed: false,
+      batches: 0,
+      rows: 0,
+    });
   });
 });

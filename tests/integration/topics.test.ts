@@ -15,7 +15,7 @@ let topics: TopicService;
 beforeAll(async () => {
   t = tempStore();
   await importPaths(t.store, [listingsDir]);
-  const opened = openTopics(t.store);
+  const opened = await openTopics(t.store);
   topics = opened.topics;
   expect(opened.retagged.stalePapers).toBe(t.store.papers.count());
 });
@@ -42,12 +42,12 @@ describe('stored tags', () => {
     expect(mean).toBeLessThan(6);
   });
 
-  it('a second pass with nothing changed does nothing', () => {
-    const again = retag(t.store.db, defaultTaxonomy());
+  it('a second pass with nothing changed does nothing', async () => {
+    const again = await retag(t.store.tags, defaultTaxonomy());
     expect(again).toMatchObject({ changedTopics: [], removedTopics: [], stalePapers: 0 });
   });
 
-  it('a changed definition re-tags only the papers that topic touches; a removed topic loses its tags', () => {
+  it('a changed definition re-tags only the papers that topic touches; a removed topic loses its tags', async () => {
     // An edit of the built-in taxonomy: its version stays, so it keeps the built-in calibration, as an
     // edited taxonomy.json shipped with its refitted calibration does.
     const file = JSON.parse(
@@ -72,7 +72,7 @@ describe('stored tags', () => {
     const before = elsewhere();
     expect(before.length).toBeGreaterThan(0);
 
-    const report = retag(t.store.db, loadTaxonomy(file));
+    const report = await retag(t.store.tags, loadTaxonomy(file));
     expect(report.changedTopics).toEqual(['video-generation']);
     expect(report.removedTopics).toEqual([removed.slug]);
     // Nothing reaches a threshold raised by 100, so only the papers the two topics had are tagged again.
@@ -81,13 +81,13 @@ describe('stored tags', () => {
     expect(tagRows(removed.slug)).toEqual([]);
     expect(elsewhere()).toEqual(before);
 
-    const back = retag(t.store.db, defaultTaxonomy());
+    const back = await retag(t.store.tags, defaultTaxonomy());
     expect(back.changedTopics.sort()).toEqual(['video-generation', removed.slug].sort());
     expect(elsewhere()).toEqual(before);
     expect(tagRows('video-generation').length).toBeGreaterThan(0);
   });
 
-  it('a full re-tag stopped between batches keeps every old tag readable, and the next run finishes it', () => {
+  it('a full re-tag stopped between batches keeps every old tag readable, and the next run finishes it', async () => {
     const allTags = () =>
       t.store.db
         .prepare("SELECT topic || ':' || paper_id || ':' || score FROM paper_tags ORDER BY 1")
@@ -97,7 +97,7 @@ describe('stored tags', () => {
       t.store.db.prepare('SELECT COUNT(*) FROM papers WHERE tags_stale = 1').pluck().get() as number;
     const before = allTags();
     let batches = 0;
-    const stopped = retag(t.store.db, defaultTaxonomy(), {
+    const stopped = await retag(t.store.tags, defaultTaxonomy(), {
       full: true,
       onProgress: () => (batches += 1),
       shouldStop: () => batches >= 1,
@@ -111,15 +111,15 @@ describe('stored tags', () => {
     expect(allTags()).toEqual(before);
 
     // The definitions were recorded when the run began: the next one tags only what is still stale.
-    const resumed = retag(t.store.db, defaultTaxonomy());
+    const resumed = await retag(t.store.tags, defaultTaxonomy());
     expect(resumed).toMatchObject({ changedTopics: [], stalePapers: left, stopped: false });
     expect(staleCount()).toBe(0);
     expect(allTags()).toEqual(before);
   });
 
-  it('a new listed paper is tagged and counted; a paper known only from a replacement never counts', () => {
-    const asOf = topics.topic('3d-gaussian-splatting').asOf;
-    const before = topics.topic('3d-gaussian-splatting', { asOf });
+  it('a new listed paper is tagged and counted; a paper known only from a replacement never counts', async () => {
+    const asOf = (await topics.topic('3d-gaussian-splatting')).asOf;
+    const before = await topics.topic('3d-gaussian-splatting', { asOf });
     const text = (id: string) => ({
       id,
       title: 'Faster 3D Gaussian Splatting for large scenes',
@@ -128,35 +128,37 @@ describe('stored tags', () => {
       authors: ['A. Author'],
       categories: ['cs.CV'],
     });
-    const write = (fn: () => void) => {
+    const write = async (fn: () => void) => {
       fn();
-      retag(t.store.db, defaultTaxonomy());
+      await retag(t.store.tags, defaultTaxonomy());
       // The server does the same after its own writes; other connections' commits are noticed by SQLite.
       topics.invalidate();
     };
 
-    write(() =>
+    await write(() =>
       t.store.papers.upsertBatch([normalisePaper({ ...text('2605.99001'), listingDate: asOf })], {
         countsAsListing: true,
       }),
     );
-    expect(topics.paperTags('2605.99001').map((x) => x.slug)).toContain('3d-gaussian-splatting');
-    const listed = topics.topic('3d-gaussian-splatting', { asOf });
+    expect((await topics.paperTags('2605.99001')).map((x) => x.slug)).toContain('3d-gaussian-splatting');
+    const listed = await topics.topic('3d-gaussian-splatting', { asOf });
     expect(listed.momentum.last28).toBe(before.momentum.last28 + 1);
     expect(listed.momentum.total).toBe(before.momentum.total + 1);
     expect(listed.paperIds[0]).toBe('2605.99001');
 
-    write(() => t.store.papers.upsertBatch([normalisePaper(text('2605.99002'))], { countsAsListing: false }));
-    expect(topics.paperTags('2605.99002').map((x) => x.slug)).toContain('3d-gaussian-splatting');
-    const replaced = topics.topic('3d-gaussian-splatting', { asOf });
+    await write(() =>
+      t.store.papers.upsertBatch([normalisePaper(text('2605.99002'))], { countsAsListing: false }),
+    );
+    expect((await topics.paperTags('2605.99002')).map((x) => x.slug)).toContain('3d-gaussian-splatting');
+    const replaced = await topics.topic('3d-gaussian-splatting', { asOf });
     expect(replaced.momentum.total).toBe(listed.momentum.total);
     expect(replaced.paperIds).not.toContain('2605.99002');
   });
 });
 
 describe('topic momentum from the store', () => {
-  it('counts a topic by listing date, each paper once, narrower topics included', () => {
-    const detail = topics.topic('reinforcement-learning', { asOf: '2026-05-08', weeks: 8 });
+  it('counts a topic by listing date, each paper once, narrower topics included', async () => {
+    const detail = await topics.topic('reinforcement-learning', { asOf: '2026-05-08', weeks: 8 });
     const dates = new Map(
       (
         t.store.db.prepare('SELECT id, listing_date FROM papers').all() as {
@@ -181,27 +183,27 @@ describe('topic momentum from the store', () => {
       inWindow('2026-03-16', '2026-05-08'),
     );
     // Narrower topics' papers are in their parents.
-    const child = topics.topic('rl-for-llm-agents', { asOf: '2026-05-08' });
+    const child = await topics.topic('rl-for-llm-agents', { asOf: '2026-05-08' });
     for (const id of child.paperIds) expect(detail.paperIds).toContain(id);
     // Newest first.
     const listed = detail.paperIds.map((id) => dates.get(id) ?? '');
     expect([...listed].sort().reverse()).toEqual(listed);
   });
 
-  it('defaults the as-of date to the latest listing day in the store', () => {
-    expect(topics.topic('llm-safety').asOf).toBe('2026-05-15');
+  it('defaults the as-of date to the latest listing day in the store', async () => {
+    expect((await topics.topic('llm-safety')).asOf).toBe('2026-05-15');
   });
 
-  it('withholds the change while the four weeks before reach past the store, and marks its weeks no data', () => {
+  it('withholds the change while the four weeks before reach past the store, and marks its weeks no data', async () => {
     // The corpus starts on Monday 2026-03-16; as of 2026-05-08 the four weeks before start on 03-14.
-    const early = topics.topic('reinforcement-learning', { asOf: '2026-05-08' });
+    const early = await topics.topic('reinforcement-learning', { asOf: '2026-05-08' });
     expect(early.momentum).toMatchObject({ changePct: null, changeWithheld: 'before-first-listing' });
     expect(early.momentum.prev28).toBeGreaterThan(0);
     expect(early.momentum.sentence).toMatch(
       /^[\d,]+ papers in the last four weeks\. [\d.]+% of all new papers\. Not enough history yet for a change\.$/,
     );
     // As of 2026-05-15 they start on 03-21 and hold 20 listing days, as many as the last four weeks.
-    const latest = topics.topic('reinforcement-learning');
+    const latest = await topics.topic('reinforcement-learning');
     expect(latest.momentum.changeWithheld).toBeNull();
     expect(latest.momentum.changePct).not.toBeNull();
     expect(latest.momentum.sentence).toMatch(
@@ -257,7 +259,7 @@ describe('topic API and CLI', () => {
       papersRead: number;
       answers: { paperId: string; sentence: string; matched: string[] }[];
     };
-    const topicPapers = new Set(topics.topic('rl-for-llm-agents').paperIds);
+    const topicPapers = new Set((await topics.topic('rl-for-llm-agents')).paperIds);
     expect(body.papersRead).toBe(topicPapers.size);
     expect(body.answers.length).toBeGreaterThan(0);
     for (const a of body.answers) {

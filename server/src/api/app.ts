@@ -13,11 +13,11 @@ import {
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-api.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
+import { ERROR_STATUS } from './error-status.ts';
 import { SqliteCalendarFeedStore } from '../store/calendar-feeds.ts';
 import { calendarRoutes } from './calendar-routes.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
@@ -140,7 +140,7 @@ export function createApp(options: AppOptions): Hono {
   });
 
   // Many papers in one request (a topic page's 20, a device refreshing its saved papers): ?ids=a,b,c.
-  app.get('/api/papers', (c) => {
+  app.get('/api/papers', async (c) => {
     const raw = c.req.query('ids') ?? '';
     const wanted = raw
       .split(',')
@@ -157,7 +157,7 @@ export function createApp(options: AppOptions): Hono {
     const missing: string[] = [];
     for (const id of new Set(wanted.map((w) => normaliseArxivId(w)))) {
       const stored = store.papers.get(id);
-      if (stored) papers.push({ ...stored, tags: options.topics.paperTags(id) });
+      if (stored) papers.push({ ...stored, tags: await options.topics.paperTags(id) });
       else missing.push(id);
     }
     return c.json({ papers, missing } satisfies PapersBatchDto);
@@ -168,29 +168,29 @@ export function createApp(options: AppOptions): Hono {
     if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.', 404);
     const id = normaliseArxivId(c.req.param('id'));
     const limit = wholeNumber('limit', c.req.query('limit'), 6, 1, 20);
-    return c.json(await options.search.related(id, limit, topicSizes(options.topics)));
+    return c.json(await options.search.related(id, limit, await topicSizes(options.topics)));
   });
 
   // Old-style ids contain a slash (hep-th/9901001), so the id takes the rest of the path.
   app.get('/api/papers/:id{.+}', async (c) => {
     const id = normaliseArxivId(c.req.param('id'));
     const stored = store.papers.get(id);
-    if (stored) return c.json({ ...stored, tags: options.topics.paperTags(id) });
+    if (stored) return c.json({ ...stored, tags: await options.topics.paperTags(id) });
     if (c.req.query('fetch') === '1' && options.fetchPaper) {
       const fetched = await options.fetchPaper(id);
       await options.onPapersChanged?.();
-      return c.json({ ...fetched, tags: options.topics.paperTags(id) });
+      return c.json({ ...fetched, tags: await options.topics.paperTags(id) });
     }
     throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`, 404);
   });
 
-  app.get('/api/topics', (c) =>
-    c.json(options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
+  app.get('/api/topics', async (c) =>
+    c.json(await options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
   );
 
-  app.get('/api/topics/:slug/ask', (c) =>
+  app.get('/api/topics/:slug/ask', async (c) =>
     c.json(
-      options.topics.ask(
+      await options.topics.ask(
         c.req.param('slug'),
         c.req.query('q') ?? '',
         Math.min(20, Math.max(1, Number(c.req.query('limit') ?? 5) || 5)),
@@ -198,8 +198,10 @@ export function createApp(options: AppOptions): Hono {
     ),
   );
 
-  app.get('/api/topics/:slug', (c) =>
-    c.json(options.topics.topic(c.req.param('slug'), topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
+  app.get('/api/topics/:slug', async (c) =>
+    c.json(
+      await options.topics.topic(c.req.param('slug'), topicQuery(c.req.query('asOf'), c.req.query('weeks'))),
+    ),
   );
 
   app.get('/api/search', async (c) => {
@@ -227,7 +229,7 @@ export function createApp(options: AppOptions): Hono {
 
   app.onError((err, c) => {
     if (err instanceof QuireError) {
-      return c.json({ error: err.code, message: err.message }, err.status as ContentfulStatusCode);
+      return c.json({ error: err.code, message: err.message }, ERROR_STATUS[err.code]);
     }
     if (err instanceof CoreError) return c.json({ error: err.code, message: err.message }, 400);
     console.error(err);
@@ -238,8 +240,8 @@ export function createApp(options: AppOptions): Hono {
 }
 
 /** Topic sizes from the (cached) directory, so a rare shared topic counts for more than a broad one. */
-function topicSizes(topics: TopicService): Map<string, number> {
-  return new Map(topics.topics().map((t) => [t.slug, t.momentum.total]));
+async function topicSizes(topics: TopicService): Promise<Map<string, number>> {
+  return new Map((await topics.topics()).map((t) => [t.slug, t.momentum.total]));
 }
 
 function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQuery {

@@ -51,7 +51,6 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
       throw new QuireError(
         'bad-input',
         `Send the group's name as {"name": "…"}, 1 to ${MAX_NAME_LENGTH} characters.`,
-        400,
       );
     }
     const { group, invites } = await groups.createGroup(name);
@@ -65,7 +64,6 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
       throw new QuireError(
         'bad-input',
         `Send the invite tokens you hold as {"tokens": ["…"]}, at most ${MAX_TOKENS}.`,
-        400,
       );
     }
     const best = new Map<string, MyGroupDto>();
@@ -93,7 +91,6 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
       throw new QuireError(
         'bad-input',
         `Send the new invite's role as {"role": "read-write"} or {"role": "read-only"}.`,
-        400,
       );
     }
     return c.json(createdInviteDto(await groups.createInvite(groupId, role as InviteRole)), 201);
@@ -112,7 +109,6 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
       throw new QuireError(
         'not-found',
         `Group ${groupId} has no invite ${inviteId}; GET /api/groups/${groupId}/invites lists them.`,
-        404,
       );
     }
     const closedConnections = options.onInviteRevoked?.(revoked) ?? 0;
@@ -129,19 +125,19 @@ async function requireWriter(c: Context, groups: GroupService): Promise<string> 
   const header = c.req.header('Authorization') ?? '';
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   const how = `send a read-write invite token of group ${groupId} as "Authorization: Bearer <token>"`;
-  if (!token) throw new QuireError('unauthorized', `This needs an invite token: ${how}.`, 401);
+  if (!token) throw new QuireError('unauthorized', `This needs an invite token: ${how}.`);
   const access = await groups.authorize(groupId, token);
   if (!access.ok) {
     if (access.refusal === 'unknown-group') {
-      throw new QuireError('not-found', `No group ${groupId} on this server; check the invite link.`, 404);
+      throw new QuireError('not-found', `No group ${groupId} on this server; check the invite link.`);
     }
     if (access.refusal === 'revoked') {
-      throw new QuireError('unauthorized', `This invite was revoked; ${how}.`, 401);
+      throw new QuireError('unauthorized', `This invite was revoked; ${how}.`);
     }
-    throw new QuireError('unauthorized', `This token does not open group ${groupId}; ${how}.`, 401);
+    throw new QuireError('unauthorized', `This token does not open group ${groupId}; ${how}.`);
   }
   if (access.invite.role !== 'read-write') {
-    throw new QuireError('forbidden', `A read-only invite cannot manage invites; ${how}.`, 403);
+    throw new QuireError('forbidden', `A read-only invite cannot manage invites; ${how}.`);
   }
   return groupId;
 }
@@ -154,7 +150,7 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     body = undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new QuireError('bad-input', 'Send a JSON object as the request body.', 400);
+    throw new QuireError('bad-input', 'Send a JSON object as the request body.');
   }
   return body as Record<string, unknown>;
 }

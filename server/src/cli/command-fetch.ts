@@ -15,7 +15,7 @@ export async function runFetch(ctx: CliContext): Promise<number> {
   });
   const [idOrUrl] = positionals;
   if (!idOrUrl || positionals.length > 1) {
-    throw new QuireError('bad-input', 'Give one arXiv id or URL, e.g. `pnpm quire fetch 2604.12345`.', 400);
+    throw new QuireError('bad-input', 'Give one arXiv id or URL, e.g. `pnpm quire fetch 2604.12345`.');
   }
   const config = baseConfig(ctx);
   const store = openStore(ctx.dbPath);

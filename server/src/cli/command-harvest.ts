@@ -34,19 +34,18 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
     ['--until', values.until],
   ] as const) {
     if (value !== undefined && !DATE.test(value)) {
-      throw new QuireError('bad-input', `${name} must be a date like 2026-03-16, not "${value}".`, 400);
+      throw new QuireError('bad-input', `${name} must be a date like 2026-03-16, not "${value}".`);
     }
   }
   const prefix = (values.prefix ?? DEFAULT_OAI_PREFIX) as OaiMetadataPrefix;
   if (!PREFIXES.includes(prefix)) {
-    throw new QuireError('bad-input', `--prefix must be one of ${PREFIXES.join(', ')}.`, 400);
+    throw new QuireError('bad-input', `--prefix must be one of ${PREFIXES.join(', ')}.`);
   }
   const delay = values.delay === undefined ? config.harvestDelaySeconds : Number(values.delay);
   if (!Number.isFinite(delay) || delay < 0) {
     throw new QuireError(
       'bad-input',
       `--delay must be a number of seconds (arXiv asks for 3), not "${values.delay}".`,
-      400,
     );
   }
   const retries = values.retries === undefined ? 5 : Number(values.retries);
@@ -54,7 +53,6 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
     throw new QuireError(
       'bad-input',
       `--retries must be a whole number (default 5), not "${values.retries}".`,
-      400,
     );
   }
   const both = values.oai === undefined && values.rss === undefined;
@@ -114,7 +112,7 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
           : `OAI-PMH: ${report.records} records in ${report.pages} pages${report.resumed ? ' (resumed)' : ''}${report.restarts ? `, restarted ${report.restarts}× after an expired token` : ''}; ${report.counts.inserted} papers added, ${report.counts.updated} updated${report.skipped ? `, ${report.skipped} records skipped` : ''}.`,
       );
     }
-    tagAfterIngest(ctx, store);
+    await tagAfterIngest(ctx, store);
     return 0;
   } finally {
     process.off('SIGINT', onSignal);

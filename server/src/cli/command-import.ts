@@ -63,7 +63,7 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
     });
     bar.finish();
     ctx.stdout.write(args.json ? `${JSON.stringify(report)}\n` : summarise(report, ctx.dbPath));
-    if (args.tag) tagAfterIngest(ctx, store);
+    if (args.tag) await tagAfterIngest(ctx, store);
     else {
       ctx.stderr.write(
         'Tags not updated (--no-tag): `pnpm quire tag` brings them up to date, and so does the server after it starts.\n',
@@ -94,7 +94,6 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
         throw new QuireError(
           'bad-input',
           `--batch-size needs a whole number of at least 1, not "${value ?? ''}".`,
-          400,
         );
       }
       out.batchSize = n;
@@ -102,13 +101,13 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
       out.paths.push(...argv.slice(i + 1));
       break;
     } else if (arg.startsWith('--')) {
-      throw new QuireError('bad-input', `Unknown option ${arg} for import.`, 400);
+      throw new QuireError('bad-input', `Unknown option ${arg} for import.`);
     } else {
       out.paths.push(arg);
     }
   }
   if (out.paths.length === 0)
-    throw new QuireError('bad-input', 'Name at least one dump file or folder to import.', 400);
+    throw new QuireError('bad-input', 'Name at least one dump file or folder to import.');
   return out;
 }
 

@@ -19,11 +19,7 @@ export async function runServe(ctx: CliContext): Promise<number> {
   const config = baseConfig(ctx);
   if (values.port !== undefined) config.port = Number(values.port);
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
-    throw new QuireError(
-      'bad-input',
-      `--port must be a port number such as 8787, not "${values.port}".`,
-      400,
-    );
+    throw new QuireError('bad-input', `--port must be a port number such as 8787, not "${values.port}".`);
   }
   if (values.host) config.host = values.host;
   if (values['no-harvest']) config.harvest = false;
@@ -34,7 +30,6 @@ export async function runServe(ctx: CliContext): Promise<number> {
     throw new QuireError(
       'bad-input',
       `Unexpected argument "${positionals[0]}". To import files first, use --import <path…>.`,
-      400,
     );
   }
   if (importPaths.length > 0) {

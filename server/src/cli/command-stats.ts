@@ -57,7 +57,6 @@ export function readStats(dbPath: string): StatsOutput {
     throw new QuireError(
       'not-found',
       `There is no database at ${dbPath}. Check --db (or QUIRE_DB), or fill one with \`pnpm quire import\` or \`pnpm quire harvest\`.`,
-      404,
     );
   }
   const store = openStore(dbPath);

@@ -15,21 +15,23 @@ const OPTIONS = {
   full: { type: 'boolean' },
 } as const;
 
-function withTopics<T>(ctx: CliContext, fn: (topics: TopicService, store: Store) => T): T {
+async function withTopics<T>(
+  ctx: CliContext,
+  fn: (topics: TopicService, store: Store) => Promise<T>,
+): Promise<T> {
   if (!existsSync(ctx.dbPath)) {
     throw new QuireError(
       'not-found',
       `There is no database at ${ctx.dbPath}. Check --db (or QUIRE_DB), or fill one with \`pnpm quire import\`.`,
-      404,
     );
   }
   const store = openStore(ctx.dbPath);
   try {
-    const { topics, retagged } = openTopics(store, undefined, {
+    const { topics, retagged } = await openTopics(store, undefined, {
       onProgress: progressTo(ctx),
     });
     reportRetag(ctx, retagged);
-    return fn(topics, store);
+    return await fn(topics, store);
   } finally {
     store.close();
   }
@@ -57,7 +59,7 @@ function weeksOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 520)
-    throw new QuireError('bad-input', `--weeks must be a whole number from 1 to 520, not "${value}".`, 400);
+    throw new QuireError('bad-input', `--weeks must be a whole number from 1 to 520, not "${value}".`);
   return n;
 }
 
@@ -74,26 +76,24 @@ export function runTopic(ctx: CliContext): Promise<number> {
   });
   const [slug] = positionals;
   if (!slug || positionals.length > 1)
-    throw new QuireError('bad-input', 'Give one topic slug, e.g. `pnpm quire topic rl-for-llm-agents`.', 400);
+    throw new QuireError('bad-input', 'Give one topic slug, e.g. `pnpm quire topic rl-for-llm-agents`.');
   const weeks = weeksOf(values.weeks);
-  return Promise.resolve(
-    withTopics(ctx, (topics) => {
-      const topic = topics.topic(slug, {
-        ...(values['as-of'] ? { asOf: values['as-of'] } : {}),
-        ...(weeks ? { weeks } : {}),
-      });
-      if (values.json) writeLine(ctx.stdout, JSON.stringify(topic));
-      else {
-        writeLine(ctx.stdout, line(topic));
-        writeLine(
-          ctx.stdout,
-          `  as of ${topic.asOf}; weekly: ${topic.momentum.weekly.map((w) => `${w.weekStart.slice(5)} ${w.count ?? 'no data'}`).join(' · ')}`,
-        );
-        writeLine(ctx.stdout, `  latest: ${topic.paperIds.slice(0, 10).join(', ')}`);
-      }
-      return 0;
-    }),
-  );
+  return withTopics(ctx, async (topics) => {
+    const topic = await topics.topic(slug, {
+      ...(values['as-of'] ? { asOf: values['as-of'] } : {}),
+      ...(weeks ? { weeks } : {}),
+    });
+    if (values.json) writeLine(ctx.stdout, JSON.stringify(topic));
+    else {
+      writeLine(ctx.stdout, line(topic));
+      writeLine(
+        ctx.stdout,
+        `  as of ${topic.asOf}; weekly: ${topic.momentum.weekly.map((w) => `${w.weekStart.slice(5)} ${w.count ?? 'no data'}`).join(' · ')}`,
+      );
+      writeLine(ctx.stdout, `  latest: ${topic.paperIds.slice(0, 10).join(', ')}`);
+    }
+    return 0;
+  });
 }
 
 export function runTopics(ctx: CliContext): Promise<number> {
@@ -103,20 +103,18 @@ export function runTopics(ctx: CliContext): Promise<number> {
     strict: true,
   });
   const weeks = weeksOf(values.weeks);
-  return Promise.resolve(
-    withTopics(ctx, (topics) => {
-      const all = topics.topics({
-        ...(values['as-of'] ? { asOf: values['as-of'] } : {}),
-        ...(weeks ? { weeks } : {}),
-      });
-      if (values.sort === 'rising')
-        all.sort((a, b) => b.rising.score - a.rising.score || b.rising.z - a.rising.z);
-      else if (values.sort === 'largest') all.sort((a, b) => b.momentum.last28 - a.momentum.last28);
-      if (values.json) writeLine(ctx.stdout, JSON.stringify(all));
-      else for (const t of all) writeLine(ctx.stdout, line(t));
-      return 0;
-    }),
-  );
+  return withTopics(ctx, async (topics) => {
+    const all = await topics.topics({
+      ...(values['as-of'] ? { asOf: values['as-of'] } : {}),
+      ...(weeks ? { weeks } : {}),
+    });
+    if (values.sort === 'rising')
+      all.sort((a, b) => b.rising.score - a.rising.score || b.rising.z - a.rising.z);
+    else if (values.sort === 'largest') all.sort((a, b) => b.momentum.last28 - a.momentum.last28);
+    if (values.json) writeLine(ctx.stdout, JSON.stringify(all));
+    else for (const t of all) writeLine(ctx.stdout, line(t));
+    return 0;
+  });
 }
 
 export function runTags(ctx: CliContext): Promise<number> {
@@ -128,51 +126,52 @@ export function runTags(ctx: CliContext): Promise<number> {
   });
   const [raw] = positionals;
   if (!raw || positionals.length > 1)
-    throw new QuireError('bad-input', 'Give one arXiv id, e.g. `pnpm quire tags 2604.12345`.', 400);
+    throw new QuireError('bad-input', 'Give one arXiv id, e.g. `pnpm quire tags 2604.12345`.');
   const id = normaliseArxivId(raw);
-  return Promise.resolve(
-    withTopics(ctx, (topics, store) => {
-      if (!store.papers.has(id))
-        throw new QuireError(
-          'not-found',
-          `No paper ${id} is stored. Fetch it first: \`pnpm quire fetch ${id}\`.`,
-          404,
-        );
-      const tags = topics
-        .paperTags(id)
-        .map((t) => ({ slug: t.slug, name: t.name, score: t.score, direct: t.direct, evidence: t.evidence }));
-      if (values.json) writeLine(ctx.stdout, JSON.stringify({ id, tags }));
-      else {
-        for (const t of tags) {
-          const why = t.evidence
-            .map((e) => `${e.rule} "${e.detail}"${e.field ? ` in ${e.field}` : ''} +${e.points}`)
-            .join('; ');
-          writeLine(ctx.stdout, `${t.name} (${t.score}): ${why}`);
-        }
+  return withTopics(ctx, async (topics, store) => {
+    if (!store.papers.has(id))
+      throw new QuireError(
+        'not-found',
+        `No paper ${id} is stored. Fetch it first: \`pnpm quire fetch ${id}\`.`,
+      );
+    const tags = (await topics.paperTags(id)).map((t) => ({
+      slug: t.slug,
+      name: t.name,
+      score: t.score,
+      direct: t.direct,
+      evidence: t.evidence,
+    }));
+    if (values.json) writeLine(ctx.stdout, JSON.stringify({ id, tags }));
+    else {
+      for (const t of tags) {
+        const why = t.evidence
+          .map((e) => `${e.rule} "${e.detail}"${e.field ? ` in ${e.field}` : ''} +${e.points}`)
+          .join('; ');
+        writeLine(ctx.stdout, `${t.name} (${t.score}): ${why}`);
       }
-      return 0;
-    }),
-  );
+    }
+    return 0;
+  });
 }
 
 /** After an import or harvest: tag what arrived, so topics are current when the command ends. */
-export function tagAfterIngest(ctx: Pick<CliContext, 'stderr'>, store: Store): void {
-  const { retagged } = openTopics(store, undefined, { onProgress: progressTo(ctx) });
+export async function tagAfterIngest(ctx: Pick<CliContext, 'stderr'>, store: Store): Promise<void> {
+  const { retagged } = await openTopics(store, undefined, { onProgress: progressTo(ctx) });
   reportRetag(ctx, retagged);
 }
 
 /** `quire tag [--full]`: bring tags up to date now (they are also updated after every import and harvest). */
-export function runTag(ctx: CliContext): Promise<number> {
+export async function runTag(ctx: CliContext): Promise<number> {
   const { values } = parseArgs({ args: ctx.args, options: OPTIONS, strict: true });
   const store = openStore(ctx.dbPath);
   try {
-    const { retagged } = openTopics(store, undefined, {
+    const { retagged } = await openTopics(store, undefined, {
       full: values.full ?? false,
       onProgress: progressTo(ctx),
     });
     reportRetag(ctx, retagged);
     if (values.json) writeLine(ctx.stdout, JSON.stringify(retagged));
-    return Promise.resolve(0);
+    return 0;
   } finally {
     store.close();
   }

@@ -64,7 +64,7 @@ function splitGlobal(argv: string[]): { dbPath: string | null; rest: string[] } 
     const arg = argv[i] ?? '';
     if (arg === '--db') {
       dbPath = argv[++i] ?? null;
-      if (!dbPath) throw new QuireError('bad-input', '--db needs a path, e.g. --db data/quire.db.', 400);
+      if (!dbPath) throw new QuireError('bad-input', '--db needs a path, e.g. --db data/quire.db.');
     } else if (arg.startsWith('--db=')) dbPath = arg.slice(5);
     else rest.push(arg);
   }

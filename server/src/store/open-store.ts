@@ -4,6 +4,8 @@ import { HarvestState } from './harvest-state.ts';
 import { SqliteInviteStore, type InviteStore } from './invite-store.ts';
 import { openDatabase } from './open-database.ts';
 import { PaperStore } from './paper-store.ts';
+import { SqliteTagStore, type TagStore } from './tag-store.ts';
+import { SqliteTopicCountsStore, type TopicCountsStore } from './topic-counts-store.ts';
 import { SqliteUpdateLog, type UpdateLog } from './update-log-store.ts';
 
 export interface Store {
@@ -16,6 +18,10 @@ export interface Store {
   invites: InviteStore;
   /** Each group's document as a log of Yjs updates. */
   groupUpdates: UpdateLog;
+  /** Stored tags, their definition hashes, stale papers and the hierarchy the counts follow. */
+  tags: TagStore;
+  /** Listed papers per topic per day and per day: what momentum reads. */
+  topicCounts: TopicCountsStore;
   /** One write transaction over papers and state together; see `PaperStore.transaction`. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -47,6 +53,8 @@ export function storeOver(db: Database, options: StoreOptions = {}): Store {
     groups: new SqliteGroupStore(db),
     invites: new SqliteInviteStore(db),
     groupUpdates: new SqliteUpdateLog(db),
+    tags: new SqliteTagStore(db),
+    topicCounts: new SqliteTopicCountsStore(db),
     transaction: (fn) => papers.transaction(fn),
     close: () => db.close(),
   };

@@ -348,6 +348,5 @@ function badOption(name: keyof SyncOptions, value: unknown, want: string): Quire
   return new QuireError(
     'bad-input',
     `The sync option ${name}${setting} must be ${want}, not ${String(value)}.`,
-    400,
   );
 }

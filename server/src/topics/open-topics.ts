@@ -3,15 +3,20 @@ import type { Store } from '../store/open-store.ts';
 import { retag, type RetagOptions, type RetagReport } from './retag.ts';
 import { TopicService } from './topic-service.ts';
 
+/** The topic service over a store's tags and counts. */
+export function topicServiceOver(store: Store, taxonomy: Taxonomy = defaultTaxonomy()): TopicService {
+  return new TopicService(store.tags, store.topicCounts, taxonomy);
+}
+
 /**
  * The topic service over a store with its tags brought up to date first (a no-op costing two small queries
  * when nothing changed), so every reader sees tags that match the taxonomy and the papers.
  */
-export function openTopics(
+export async function openTopics(
   store: Store,
   taxonomy: Taxonomy = defaultTaxonomy(),
   options: RetagOptions = {},
-): { topics: TopicService; retagged: RetagReport } {
-  const retagged = retag(store.db, taxonomy, options);
-  return { topics: new TopicService(store.db, taxonomy), retagged };
+): Promise<{ topics: TopicService; retagged: RetagReport }> {
+  const retagged = await retag(store.tags, taxonomy, options);
+  return { topics: topicServiceOver(store, taxonomy), retagged };
 }

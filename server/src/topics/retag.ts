@@ -5,8 +5,7 @@ import {
   topicDefinitionHash,
   type Taxonomy,
 } from '@quire/core';
-import type { Database } from 'better-sqlite3';
-import { TagStore } from './tag-store.ts';
+import { closureRows, type TagStore } from '../store/tag-store.ts';
 
 export interface RetagOptions {
   now?: () => Date;
@@ -40,13 +39,16 @@ const BATCH = 2000;
  * new definition hashes, and a paper stays stale until its new tags are written, so a run stopped or killed
  * part way is finished by the next one. Until a paper is tagged anew its old tags stay readable.
  */
-export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = {}): RetagReport {
+export async function retag(
+  store: TagStore,
+  taxonomy: Taxonomy,
+  options: RetagOptions = {},
+): Promise<RetagReport> {
   const now = options.now ?? (() => new Date());
   const started = now().getTime();
-  const store = new TagStore(db);
   const salt = selectionVersion(taxonomy);
   const current = new Map(taxonomy.topics.map((t) => [t.slug, topicDefinitionHash(taxonomy, t.slug, salt)]));
-  const stored = store.topicHashes();
+  const stored = await store.topicHashes();
   const removed = [...stored.keys()].filter((slug) => !current.has(slug));
   const changed = [...current]
     .filter(([slug, hash]) => options.full || stored.get(slug) !== hash)
@@ -61,30 +63,30 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
     stopped: false,
   };
   // The counts follow the taxonomy's hierarchy, which no definition hash covers (a topic can move under
-  // another parent with its definition unchanged).
-  store.recordHierarchy(taxonomy);
+  // another parent with its definition unchanged). Recorded in batches that each commit whole.
+  await store.recordHierarchy(closureRows(taxonomy));
   // The common case, nothing to do, costs three small queries.
-  if (changed.length === 0 && removed.length === 0 && store.staleCount() === 0) return report;
+  if (changed.length === 0 && removed.length === 0 && (await store.staleCount()) === 0) return report;
 
-  const papers = store.allPapers();
+  const papers = await store.allPapers();
   const stats = collectionStats(taxonomy, papers);
   // A changed or removed topic can change which of a paper's topics are kept (tags compete for a few
   // places, and a kept narrower tag implies its parents), so every paper it touches, before or now, is
   // tagged anew with the whole taxonomy.
   // Every topic changed (a new engine, a first tagging): every paper is touched, without a first pass.
   const everything = options.full === true || changed.length === taxonomy.topics.length;
-  const touched = new Set<string>(everything ? [] : store.papersWithTopics([...removed, ...changed]));
+  const touched = new Set<string>(everything ? [] : await store.papersWithTopics([...removed, ...changed]));
   if (changed.length > 0 && !everything) {
     const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
     for (const p of papers) if (partial.passing(p).length > 0) touched.add(p.id);
   }
-  store.beginRetag(
+  await store.beginRetag(
     removed,
     new Map(changed.map((slug) => [slug, current.get(slug) ?? ''])),
     everything ? 'all' : touched,
     now(),
   );
-  const stale = new Set(options.full ? papers.map((p) => p.id) : store.staleIds());
+  const stale = new Set(options.full ? papers.map((p) => p.id) : await store.staleIds());
   report.stalePapers = stale.size;
   report.papers = papers.length;
 
@@ -98,7 +100,7 @@ export function retag(db: Database, taxonomy: Taxonomy, options: RetagOptions = 
     const batch = subset
       .slice(i, i + BATCH)
       .map((p) => ({ id: p.id, tags: full.tag(p), updatedAt: p.updatedAt }));
-    store.replacePaperTags(batch);
+    await store.replacePaperTags(batch);
     options.onProgress?.(Math.min(i + BATCH, subset.length), subset.length);
   }
   report.durationMs = now().getTime() - started;

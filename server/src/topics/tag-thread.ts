@@ -96,7 +96,7 @@ export class TagThread {
   retag(): Promise<RetagReport> {
     if (this.#alive !== 'running') {
       return Promise.reject(
-        new QuireError('store-error', 'The tag thread is not running; see the server log.', 503),
+        new QuireError('unavailable', 'The tag thread is not running; see the server log.'),
       );
     }
     if (this.#queued) return this.#queued.promise;
@@ -112,7 +112,7 @@ export class TagThread {
     const failed = this.#alive === 'failed';
     this.#alive = 'closed';
     if (this.#retry) clearTimeout(this.#retry);
-    const closing = new QuireError('store-error', 'The server is shutting down; tagging stopped.', 503);
+    const closing = new QuireError('unavailable', 'The server is shutting down; tagging stopped.');
     for (const run of [this.#running, this.#queued]) run?.reject(closing);
     this.#running = this.#queued = null;
     if (failed) return;
@@ -174,7 +174,7 @@ export class TagThread {
           if (this.#alive === 'running') void this.retag().catch(() => {});
         }, delay);
         this.#retry.unref();
-        run.reject(new QuireError('store-error', `Tagging failed: ${reply.message}`, 500));
+        run.reject(new QuireError('store-error', `Tagging failed: ${reply.message}`));
         return;
       }
     }
@@ -192,7 +192,7 @@ export class TagThread {
     if (this.#alive !== 'running') return;
     this.#alive = 'failed';
     this.#log(`tags: ${why}; see the server log.`);
-    const error = new QuireError('store-error', `Tagging is not running: ${why}.`, 500);
+    const error = new QuireError('unavailable', `Tagging is not running: ${why}.`);
     for (const run of [this.#running, this.#queued]) run?.reject(error);
     this.#running = this.#queued = null;
     this.#progress = null;

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { defaultTaxonomy } from '@quire/core';
 import { errorMessage } from '../errors.ts';
 import { openDatabase } from '../store/open-database.ts';
+import { SqliteTagStore } from '../store/tag-store.ts';
 import { retag } from './retag.ts';
 import type { TagReply, TagRequest, TagWorkerData } from './tag-thread-messages.ts';
 
@@ -17,22 +18,26 @@ if (!port) throw new Error('tag-worker.ts runs as a worker thread; TagThread sta
 const { dbPath, stop } = workerData as TagWorkerData;
 const stopFlag = new Int32Array(stop);
 const db = openDatabase(dbPath);
+const tags = new SqliteTagStore(db);
 const taxonomy = defaultTaxonomy();
 const post = (reply: TagReply) => port.postMessage(reply);
 
+/** The run in progress: a stop closes the connection only after it (the stop flag ends it early). */
+let running: Promise<void> = Promise.resolve();
+
 port.on('message', (request: TagRequest) => {
   if (request.kind === 'stop') {
-    db.close();
-    port.close();
+    void running.then(() => {
+      db.close();
+      port.close();
+    });
     return;
   }
-  try {
-    const report = retag(db, taxonomy, {
-      onProgress: (done, total) => post({ kind: 'progress', seq: request.seq, done, total }),
-      shouldStop: () => Atomics.load(stopFlag, 0) === 1,
-    });
-    post({ kind: 'done', seq: request.seq, report });
-  } catch (err) {
-    post({ kind: 'error', seq: request.seq, message: errorMessage(err) });
-  }
+  running = retag(tags, taxonomy, {
+    onProgress: (done, total) => post({ kind: 'progress', seq: request.seq, done, total }),
+    shouldStop: () => Atomics.load(stopFlag, 0) === 1,
+  }).then(
+    (report) => post({ kind: 'done', seq: request.seq, report }),
+    (err: unknown) => post({ kind: 'error', seq: request.seq, message: errorMessage(err) }),
+  );
 });

@@ -4,7 +4,6 @@ import {
   computeMomentum,
   momentumDays,
   type AnswerSentence,
-  type AskablePaper,
   isYmd,
   risingScore,
   withAncestors,
@@ -15,41 +14,12 @@ import {
 } from '@quire/core';
 
 export type { TopicDetail, TopicSummary } from '@quire/core';
-import type { Database, Statement } from 'better-sqlite3';
 import { QuireError } from '../errors.ts';
-import { TagStore, closureKey, closureRows } from './tag-store.ts';
-
-// A topic's papers are its own tags plus those of every narrower topic, each paper once. The store keeps
-// that closure and its counts per listing day (migration topic-counts), so a topic is a few index reads.
-const TOPIC_DAYS = `
-SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = ? AND listing_date BETWEEN ? AND ?`;
-const TOPIC_TOTAL = `SELECT COALESCE(SUM(n), 0) FROM topic_day_counts WHERE topic = ? AND listing_date <= ?`;
-const TOPIC_LATEST = `
-SELECT paper_id FROM paper_topics WHERE topic = ? AND listing_date <= ?
-ORDER BY listing_date DESC, paper_id DESC`;
-
-// The same from the tags themselves, while the counts follow another hierarchy than this taxonomy's (a
-// store from before the counts until its first re-tag, or one last tagged with another taxonomy).
-const SCAN_TOPIC_DAILY = `
-SELECT p.listing_date AS day, COUNT(DISTINCT p.id) AS n
-FROM paper_tags t JOIN papers p ON p.id = t.paper_id
-WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
-GROUP BY p.listing_date`;
-const SCAN_TOPIC_PAPER_IDS = `
-SELECT DISTINCT p.id, p.listing_date
-FROM paper_tags t JOIN papers p ON p.id = t.paper_id
-WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
-ORDER BY p.listing_date DESC, p.id DESC`;
-
-const PAPER_TEXTS = `
-SELECT id, title, abstract, listing_date AS listingDate FROM papers WHERE id IN (SELECT value FROM json_each(?))`;
+import { closureKey, closureRows, type TagStore } from '../store/tag-store.ts';
+import type { TopicCountsStore } from '../store/topic-counts-store.ts';
 
 /** How many of a topic's newest papers "Ask about this topic" reads. */
 const ASK_PAPERS = 1500;
-
-const ALL_DAYS = `SELECT listing_date AS day, n FROM day_counts WHERE listing_date BETWEEN ? AND ?`;
-const LATEST_DAY = `SELECT MAX(listing_date) FROM day_counts`;
-const FIRST_DAY = `SELECT MIN(listing_date) FROM day_counts`;
 
 /** What momentum needs from the whole store, read once per answer and shared by every topic in it. */
 interface StoreDays {
@@ -67,53 +37,41 @@ export interface TopicQuery {
   weeks?: number;
 }
 
+/** What the topic service reads tags from. */
+export type TopicTagReads = Pick<TagStore, 'storedClosure' | 'tagsOf'>;
+
 /** Topic momentum and tags read from the store for one taxonomy. */
 export class TopicService {
   readonly #taxonomy: Taxonomy;
-  readonly #tags: TagStore;
-  readonly #topicDays: Statement<[string, string, string], { day: string; n: number }>;
-  readonly #topicTotal: Statement<[string, string], number>;
-  readonly #topicLatest: Statement<[string, string], string>;
-  readonly #scanDaily: Statement<[string, string], { day: string; n: number }>;
-  readonly #scanPaperIds: Statement<[string, string], { id: string }>;
-  readonly #allDays: Statement<[string, string], { day: string; n: number }>;
+  readonly #tags: TopicTagReads;
+  readonly #counts: TopicCountsStore;
   /** This taxonomy's hierarchy as the store would hold it, and whether it does (per data version). */
   readonly #closureKey: string;
   #counted: boolean | null = null;
-  readonly #latest: Statement<[], string | null>;
-  readonly #first: Statement<[], string | null>;
-  readonly #closure = new Map<string, string>();
-  readonly #dataVersion: Statement<[], number>;
-  readonly #paperTexts: Statement<[string], AskablePaper>;
+  readonly #closure = new Map<string, string[]>();
   /** Answers per query, valid while the data they were computed from is unchanged. */
   readonly #cache = new Map<string, TopicSummary[] | TopicDetail>();
   #cacheKey = '';
   #generation = 0;
 
-  constructor(db: Database, taxonomy: Taxonomy) {
+  constructor(tags: TopicTagReads, counts: TopicCountsStore, taxonomy: Taxonomy) {
     this.#taxonomy = taxonomy;
-    this.#tags = new TagStore(db);
-    this.#topicDays = db.prepare(TOPIC_DAYS);
-    this.#topicTotal = db.prepare<[string, string], number>(TOPIC_TOTAL).pluck();
-    this.#topicLatest = db.prepare<[string, string], string>(TOPIC_LATEST).pluck();
-    this.#scanDaily = db.prepare(SCAN_TOPIC_DAILY);
-    this.#scanPaperIds = db.prepare(SCAN_TOPIC_PAPER_IDS);
-    this.#allDays = db.prepare(ALL_DAYS);
+    this.#tags = tags;
+    this.#counts = counts;
     this.#closureKey = closureKey(closureRows(taxonomy));
-    this.#latest = db.prepare<[], string | null>(LATEST_DAY).pluck();
-    this.#first = db.prepare<[], string | null>(FIRST_DAY).pluck();
-    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.#paperTexts = db.prepare(PAPER_TEXTS);
   }
 
-  /** Call after this connection writes papers or tags; other connections' commits are noticed by SQLite. */
+  /** Call after this connection writes papers or tags; other connections' commits are noticed by the store. */
   invalidate(): void {
     this.#generation += 1;
   }
 
-  private cached<T extends TopicSummary[] | TopicDetail>(key: string, compute: () => T): T {
-    // data_version changes when another connection (a CLI import next to the server) commits.
-    const version = `${this.#dataVersion.get() ?? 0}:${this.#generation}`;
+  private async cached<T extends TopicSummary[] | TopicDetail>(
+    key: string,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    // The change stamp moves when another connection (a CLI import next to the server) commits.
+    const version = `${await this.#counts.changeStamp()}:${this.#generation}`;
     if (version !== this.#cacheKey) {
       this.#cache.clear();
       this.#counted = null;
@@ -121,9 +79,12 @@ export class TopicService {
     }
     const hit = this.#cache.get(key) as T | undefined;
     if (hit) return hit;
-    const value = compute();
-    if (this.#cache.size > 500) this.#cache.clear();
-    this.#cache.set(key, value);
+    const value = await compute();
+    // Kept only if nothing was committed meanwhile (another request may have seen a newer stamp).
+    if (this.#cacheKey === version) {
+      if (this.#cache.size > 500) this.#cache.clear();
+      this.#cache.set(key, value);
+    }
     return value;
   }
 
@@ -131,8 +92,8 @@ export class TopicService {
     return this.#taxonomy;
   }
 
-  /** The slug and every narrower slug, as a JSON array for json_each. */
-  private closure(slug: string): string {
+  /** The slug and every narrower slug. */
+  private closure(slug: string): string[] {
     let cached = this.#closure.get(slug);
     if (!cached) {
       const seen = new Set<string>([slug]);
@@ -145,24 +106,23 @@ export class TopicService {
           }
         }
       }
-      cached = JSON.stringify([...seen]);
+      cached = [...seen];
       this.#closure.set(slug, cached);
     }
     return cached;
   }
 
-  private resolveAsOf(asOf: string | undefined): string {
+  private async resolveAsOf(asOf: string | undefined): Promise<string> {
     if (asOf !== undefined) {
       if (!isYmd(asOf))
-        throw new QuireError('bad-input', `The as-of date must look like 2026-05-08, not "${asOf}".`, 400);
+        throw new QuireError('bad-input', `The as-of date must look like 2026-05-08, not "${asOf}".`);
       return asOf;
     }
-    const latest = this.#latest.get();
+    const latest = await this.#counts.latestDay();
     if (!latest) {
       throw new QuireError(
         'not-found',
         'The store has no listed papers yet, so there is no momentum to show. Import or harvest first.',
-        404,
       );
     }
     return latest;
@@ -174,30 +134,29 @@ export class TopicService {
       throw new QuireError(
         'not-found',
         `There is no topic "${slug}". \`pnpm quire topics\` or GET /api/topics lists them.`,
-        404,
       );
     }
     return spec;
   }
 
   /** Whether the stored counts follow this taxonomy's hierarchy; read once per data version. */
-  private counted(): boolean {
-    this.#counted ??= closureKey(this.#tags.storedClosure()) === this.#closureKey;
+  private async counted(): Promise<boolean> {
+    this.#counted ??= closureKey(await this.#tags.storedClosure()) === this.#closureKey;
     return this.#counted;
   }
 
-  private topicDays(
+  private async topicDays(
     slug: string,
     asOf: string,
     store: StoreDays,
-  ): { daily: Map<string, number>; total: number } {
+  ): Promise<{ daily: Map<string, number>; total: number }> {
     const daily = new Map<string, number>();
     if (store.counted) {
-      for (const row of this.#topicDays.all(slug, store.from, asOf)) daily.set(row.day, row.n);
-      return { daily, total: this.#topicTotal.get(slug, asOf) ?? 0 };
+      for (const row of await this.#counts.topicDays(slug, store.from, asOf)) daily.set(row.day, row.n);
+      return { daily, total: await this.#counts.topicTotal(slug, asOf) };
     }
     let total = 0;
-    for (const row of this.#scanDaily.all(this.closure(slug), asOf)) {
+    for (const row of await this.#counts.scanTopicDays(this.closure(slug), asOf)) {
       daily.set(row.day, row.n);
       total += row.n;
     }
@@ -205,14 +164,19 @@ export class TopicService {
   }
 
   /** The topic's papers listed by `asOf`, newest first (ties by id, highest first). */
-  private paperIds(slug: string, asOf: string, store: StoreDays): string[] {
-    if (store.counted) return this.#topicLatest.all(slug, asOf);
-    return this.#scanPaperIds.all(this.closure(slug), asOf).map((r) => r.id);
+  private paperIds(slug: string, asOf: string, store: StoreDays): Promise<string[]> {
+    if (store.counted) return this.#counts.topicLatest(slug, asOf);
+    return this.#counts.scanTopicLatest(this.closure(slug), asOf);
   }
 
-  private summary(slug: string, asOf: string, weeks: number | undefined, store: StoreDays): TopicSummary {
+  private async summary(
+    slug: string,
+    asOf: string,
+    weeks: number | undefined,
+    store: StoreDays,
+  ): Promise<TopicSummary> {
     const spec = this.topicSpec(slug);
-    const { daily, total } = this.topicDays(slug, asOf, store);
+    const { daily, total } = await this.topicDays(slug, asOf, store);
     const momentum = computeMomentum({
       asOf,
       topicDaily: daily,
@@ -234,31 +198,34 @@ export class TopicService {
     };
   }
 
-  private storeDays(asOf: string, weeks: number | undefined): StoreDays {
+  private async storeDays(asOf: string, weeks: number | undefined): Promise<StoreDays> {
     const { from } = momentumDays(asOf, weeks);
     return {
       from,
-      allDaily: new Map(this.#allDays.all(from, asOf).map((r) => [r.day, r.n])),
-      firstListingDay: this.#first.get() ?? null,
-      counted: this.counted(),
+      allDaily: new Map((await this.#counts.allDays(from, asOf)).map((r) => [r.day, r.n])),
+      firstListingDay: await this.#counts.firstDay(),
+      counted: await this.counted(),
     };
   }
 
-  topic(slug: string, query: TopicQuery = {}): TopicDetail {
+  async topic(slug: string, query: TopicQuery = {}): Promise<TopicDetail> {
     this.topicSpec(slug);
-    const asOf = this.resolveAsOf(query.asOf);
-    return this.cached(`topic:${slug}:${asOf}:${query.weeks ?? ''}`, () => {
-      const store = this.storeDays(asOf, query.weeks);
-      return { ...this.summary(slug, asOf, query.weeks, store), paperIds: this.paperIds(slug, asOf, store) };
+    const asOf = await this.resolveAsOf(query.asOf);
+    return this.cached(`topic:${slug}:${asOf}:${query.weeks ?? ''}`, async () => {
+      const store = await this.storeDays(asOf, query.weeks);
+      const summary = await this.summary(slug, asOf, query.weeks, store);
+      return { ...summary, paperIds: await this.paperIds(slug, asOf, store) };
     });
   }
 
   /** Every topic in taxonomy order. */
-  topics(query: TopicQuery = {}): TopicSummary[] {
-    const asOf = this.resolveAsOf(query.asOf);
-    return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, () => {
-      const store = this.storeDays(asOf, query.weeks);
-      return this.#taxonomy.topics.map((t) => this.summary(t.slug, asOf, query.weeks, store));
+  async topics(query: TopicQuery = {}): Promise<TopicSummary[]> {
+    const asOf = await this.resolveAsOf(query.asOf);
+    return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, async () => {
+      const store = await this.storeDays(asOf, query.weeks);
+      const all: TopicSummary[] = [];
+      for (const t of this.#taxonomy.topics) all.push(await this.summary(t.slug, asOf, query.weeks, store));
+      return all;
     });
   }
 
@@ -266,28 +233,27 @@ export class TopicService {
    * "Ask about this topic": the sentences of the topic's newest abstracts that best match the question,
    * each citing its paper. Retrieval only; nothing is generated.
    */
-  ask(
+  async ask(
     slug: string,
     question: string,
     limit = 5,
-  ): { slug: string; question: string; papersRead: number; answers: AnswerSentence[] } {
+  ): Promise<{ slug: string; question: string; papersRead: number; answers: AnswerSentence[] }> {
     if (question.trim() === '')
-      throw new QuireError('bad-input', 'Ask a question, e.g. ?q=how is credit assigned across turns', 400);
+      throw new QuireError('bad-input', 'Ask a question, e.g. ?q=how is credit assigned across turns');
     // The same bound as a search: each word of the question is matched against every sentence read.
     if (question.length > MAX_QUERY_CHARS) {
       throw new QuireError(
         'bad-input',
         `A question can be at most ${MAX_QUERY_CHARS} characters long (this one has ${question.length}); ask it in fewer words.`,
-        400,
       );
     }
-    const ids = this.topic(slug).paperIds.slice(0, ASK_PAPERS);
-    const papers = this.#paperTexts.all(JSON.stringify(ids));
+    const ids = (await this.topic(slug)).paperIds.slice(0, ASK_PAPERS);
+    const papers = await this.#counts.askablePapers(ids);
     return { slug, question, papersRead: papers.length, answers: answerSentences(question, papers, limit) };
   }
 
   /** A paper's tags with the broader topics they imply, broad to narrow. */
-  paperTags(id: string): TopicTag[] {
-    return withAncestors(this.#taxonomy, this.#tags.tagsOf(id));
+  async paperTags(id: string): Promise<TopicTag[]> {
+    return withAncestors(this.#taxonomy, await this.#tags.tagsOf(id));
   }
 }

@@ -1,0 +1,296 @@
+import type { PaperTag, TagEvidence, TaggablePaper, Taxonomy } from '@quire/core';
+import type { Database, Statement } from 'better-sqlite3';
+import { settled } from './settled.ts';
+
+const SELECT_TAGGABLE = `SELECT id, title, abstract, categories, updated_at FROM papers`;
+const SELECT_STALE_IDS = `SELECT id FROM papers WHERE tags_stale = 1`;
+const COUNT_STALE = `SELECT COUNT(*) FROM papers WHERE tags_stale = 1`;
+// Only if the paper is as it was read: one rewritten while its tags were being made stays stale.
+const CLEAR_STALE = `UPDATE papers SET tags_stale = 0 WHERE id = ? AND (? IS NULL OR updated_at = ?)`;
+const MARK_ALL_STALE = `UPDATE papers SET tags_stale = 1 WHERE tags_stale = 0`;
+const MARK_STALE = `UPDATE papers SET tags_stale = 1 WHERE id = ?`;
+const SELECT_PAPERS_WITH_TOPICS = `SELECT DISTINCT paper_id FROM paper_tags WHERE topic IN (SELECT value FROM json_each(?))`;
+// A paper's tags are replaced by difference: a tag it keeps is updated in place, so the closure rows and
+// counts the triggers derive from it (migration topic-counts) are not removed and added back.
+const DELETE_DROPPED_TAGS = `
+DELETE FROM paper_tags WHERE paper_id = ? AND topic NOT IN (SELECT value FROM json_each(?))`;
+const DELETE_TOPIC_TAGS = `DELETE FROM paper_tags WHERE topic = ?`;
+const UPSERT_TAG = `
+INSERT INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, ?, ?)
+ON CONFLICT (topic, paper_id) DO UPDATE SET score = excluded.score, evidence = excluded.evidence`;
+const SELECT_PAPER_TAGS = `SELECT topic, score, evidence FROM paper_tags WHERE paper_id = ? ORDER BY score DESC, topic`;
+const SELECT_TOPIC_STATE = `SELECT topic, definition_hash AS hash FROM topic_state`;
+const UPSERT_TOPIC_STATE = `
+INSERT INTO topic_state (topic, definition_hash, tagged_at) VALUES (?, ?, ?)
+ON CONFLICT (topic) DO UPDATE SET definition_hash = excluded.definition_hash, tagged_at = excluded.tagged_at`;
+const DELETE_TOPIC_STATE = `DELETE FROM topic_state WHERE topic = ?`;
+const SELECT_CLOSURE = `SELECT topic, broader FROM topic_closure ORDER BY topic, broader`;
+const INSERT_CLOSURE = `INSERT INTO topic_closure (topic, broader) VALUES (?, ?) ON CONFLICT DO NOTHING`;
+const DELETE_CLOSURE = `DELETE FROM topic_closure WHERE topic = ? AND broader = ?`;
+const COUNT_TAGS_BY_TOPIC = `SELECT topic, COUNT(*) AS n FROM paper_tags GROUP BY topic`;
+
+/**
+ * Tag rows one hierarchy batch may move: a closure row inserted or deleted makes the triggers write one
+ * paper_topics row (and its count) per paper tagged with its topic, so batches are sized by those tags.
+ * About 0.1 s a batch on this machine, far inside the busy timeout another writer waits (open-database.ts).
+ */
+export const HIERARCHY_BATCH_TAGS = 20_000;
+
+/** One row of the hierarchy tags are counted with: a topic and itself or one of its ancestors. */
+export interface ClosureRow {
+  topic: string;
+  broader: string;
+}
+
+/** The hierarchy of a taxonomy as topic_closure holds it, sorted as SELECT_CLOSURE reads it. */
+export function closureRows(taxonomy: Taxonomy): ClosureRow[] {
+  const rows: ClosureRow[] = [];
+  for (const { slug } of taxonomy.topics) {
+    for (const broader of [slug, ...(taxonomy.ancestors.get(slug) ?? [])])
+      rows.push({ topic: slug, broader });
+  }
+  return rows.sort((a, b) => compare(a.topic, b.topic) || compare(a.broader, b.broader));
+}
+
+/** SQLite's default (binary) collation on ASCII slugs. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One string per hierarchy, to tell whether the stored one is a taxonomy's. */
+export function closureKey(rows: readonly ClosureRow[]): string {
+  return rows.map((r) => `${r.topic}>${r.broader}`).join('\n');
+}
+
+interface TaggableRow {
+  id: string;
+  title: string;
+  abstract: string;
+  categories: string;
+  updated_at: string;
+}
+
+/** A paper as tagging reads it, with the write it was read at (see replacePaperTags). */
+export type StoredTaggable = TaggablePaper & { updatedAt: string };
+
+function toTaggable(row: TaggableRow): StoredTaggable {
+  return {
+    id: row.id,
+    title: row.title,
+    abstract: row.abstract,
+    categories: JSON.parse(row.categories) as string[],
+    updatedAt: row.updated_at,
+  };
+}
+
+/** One paper's new tags, and the write it was read at (see `TagStore.replacePaperTags`). */
+export interface PaperTagsResult {
+  id: string;
+  tags: readonly PaperTag[];
+  updatedAt?: string;
+}
+
+/** How `recordHierarchy` went: whether it changed anything, in how many committed batches. */
+export interface HierarchyReport {
+  changed: boolean;
+  batches: number;
+  /** Closure rows deleted and inserted. */
+  rows: number;
+}
+
+/**
+ * Stored tags, the per-topic definition hashes they were made with, which papers need tagging, and the
+ * hierarchy the per-topic counts follow. Asynchronous for a network engine; the SQLite one answers at once.
+ */
+export interface TagStore {
+  allPapers(): Promise<StoredTaggable[]>;
+  staleIds(): Promise<string[]>;
+  staleCount(): Promise<number>;
+  topicHashes(): Promise<Map<string, string>>;
+  /**
+   * Replaces all tags of each paper (a paper whose text changed) and marks it fresh, in one transaction —
+   * unless it was written again since `updatedAt` (tags are made in a thread beside the harvest): then it
+   * stays stale, and the next run tags its new text.
+   */
+  replacePaperTags(results: readonly PaperTagsResult[]): Promise<void>;
+  /** The hierarchy the stored counts follow (empty until the first re-tag records one). */
+  storedClosure(): Promise<ClosureRow[]>;
+  /**
+   * Makes the counted hierarchy `want` (closureRows of a taxonomy) in batches that each commit whole.
+   * Between batches the stored hierarchy is neither the old nor the new one, so readers that compare it
+   * with their taxonomy's (closureKey) count from the tags meanwhile; every batch leaves paper_topics and
+   * the counts exact for the hierarchy stored at that moment.
+   */
+  recordHierarchy(want: readonly ClosureRow[]): Promise<HierarchyReport>;
+  /** Papers holding a stored tag of any of these topics. */
+  papersWithTopics(slugs: readonly string[]): Promise<string[]>;
+  /**
+   * Starts tagging after a taxonomy change, in one transaction: marks `stale` papers for tagging anew,
+   * forgets removed topics (tags and hash) and records the changed topics' new hashes. A changed topic's
+   * old tags stay until each paper that had one is tagged again (it is among `stale`).
+   */
+  beginRetag(
+    removed: Iterable<string>,
+    changed: ReadonlyMap<string, string>,
+    stale: Iterable<string> | 'all',
+    at: Date,
+  ): Promise<void>;
+  tagsOf(paperId: string): Promise<PaperTag[]>;
+}
+
+export class SqliteTagStore implements TagStore {
+  readonly #db: Database;
+  readonly #all: Statement<[], TaggableRow>;
+  readonly #staleIds: Statement<[], string>;
+  readonly #countStale: Statement<[], number>;
+  readonly #clearStale: Statement<[string, string | null, string | null], unknown>;
+  readonly #markAllStale: Statement<[], unknown>;
+  readonly #markStale: Statement<[string], unknown>;
+  readonly #papersWithTopics: Statement<[string], string>;
+  readonly #deleteDroppedTags: Statement<[string, string], unknown>;
+  readonly #deleteTopicTags: Statement<[string], unknown>;
+  readonly #upsertTag: Statement<[string, string, number, string], unknown>;
+  readonly #paperTags: Statement<[string], { topic: string; score: number; evidence: string }>;
+  readonly #topicState: Statement<[], { topic: string; hash: string }>;
+  readonly #upsertTopicState: Statement<[string, string, string], unknown>;
+  readonly #deleteTopicState: Statement<[string], unknown>;
+  readonly #closure: Statement<[], ClosureRow>;
+  readonly #insertClosure: Statement<[string, string], unknown>;
+  readonly #deleteClosure: Statement<[string, string], unknown>;
+  readonly #tagsByTopic: Statement<[], { topic: string; n: number }>;
+  readonly #batchTags: number;
+
+  /** `batchTags`: see HIERARCHY_BATCH_TAGS; tests pass a small one to see batches at work. */
+  constructor(db: Database, options: { batchTags?: number } = {}) {
+    this.#db = db;
+    this.#batchTags = options.batchTags ?? HIERARCHY_BATCH_TAGS;
+    this.#tagsByTopic = db.prepare(COUNT_TAGS_BY_TOPIC);
+    this.#all = db.prepare(SELECT_TAGGABLE);
+    this.#staleIds = db.prepare<[], string>(SELECT_STALE_IDS).pluck();
+    this.#countStale = db.prepare<[], number>(COUNT_STALE).pluck();
+    this.#clearStale = db.prepare(CLEAR_STALE);
+    this.#markAllStale = db.prepare(MARK_ALL_STALE);
+    this.#markStale = db.prepare(MARK_STALE);
+    this.#papersWithTopics = db.prepare<[string], string>(SELECT_PAPERS_WITH_TOPICS).pluck();
+    this.#deleteDroppedTags = db.prepare(DELETE_DROPPED_TAGS);
+    this.#deleteTopicTags = db.prepare(DELETE_TOPIC_TAGS);
+    this.#upsertTag = db.prepare(UPSERT_TAG);
+    this.#paperTags = db.prepare(SELECT_PAPER_TAGS);
+    this.#topicState = db.prepare(SELECT_TOPIC_STATE);
+    this.#upsertTopicState = db.prepare(UPSERT_TOPIC_STATE);
+    this.#deleteTopicState = db.prepare(DELETE_TOPIC_STATE);
+    this.#closure = db.prepare(SELECT_CLOSURE);
+    this.#insertClosure = db.prepare(INSERT_CLOSURE);
+    this.#deleteClosure = db.prepare(DELETE_CLOSURE);
+  }
+
+  allPapers(): Promise<StoredTaggable[]> {
+    return settled(() => this.#all.all().map(toTaggable));
+  }
+
+  staleIds(): Promise<string[]> {
+    return settled(() => this.#staleIds.all());
+  }
+
+  staleCount(): Promise<number> {
+    return settled(() => this.#countStale.get() ?? 0);
+  }
+
+  topicHashes(): Promise<Map<string, string>> {
+    return settled(() => new Map(this.#topicState.all().map((r) => [r.topic, r.hash])));
+  }
+
+  replacePaperTags(results: readonly PaperTagsResult[]): Promise<void> {
+    return settled(() =>
+      this.#db.transaction(() => {
+        for (const { id, tags, updatedAt } of results) {
+          this.#deleteDroppedTags.run(id, JSON.stringify(tags.map((t) => t.slug)));
+          for (const tag of tags) this.#upsertTag.run(tag.slug, id, tag.score, JSON.stringify(tag.evidence));
+          this.#clearStale.run(id, updatedAt ?? null, updatedAt ?? null);
+        }
+      })(),
+    );
+  }
+
+  storedClosure(): Promise<ClosureRow[]> {
+    return settled(() => this.#closure.all());
+  }
+
+  recordHierarchy(want: readonly ClosureRow[]): Promise<HierarchyReport> {
+    return settled(() => {
+      const report: HierarchyReport = { changed: false, batches: 0, rows: 0 };
+      const have = this.#closure.all();
+      if (closureKey(want) === closureKey(have)) return report;
+      const key = (r: ClosureRow) => `${r.topic}>${r.broader}`;
+      const wanted = new Set(want.map(key));
+      const stored = new Set(have.map(key));
+      // Rows that go first, so paper_topics shrinks before it grows.
+      const steps = [
+        ...have.filter((r) => !wanted.has(key(r))).map((r) => ({ ...r, insert: false })),
+        ...want.filter((r) => !stored.has(key(r))).map((r) => ({ ...r, insert: true })),
+      ];
+      const tags = new Map(this.#tagsByTopic.all().map((r) => [r.topic, r.n]));
+      const apply = this.#db.transaction((batch: typeof steps) => {
+        // Each step is idempotent, so another connection recording the same hierarchy meanwhile is harmless.
+        for (const r of batch) {
+          if (r.insert) this.#insertClosure.run(r.topic, r.broader);
+          else this.#deleteClosure.run(r.topic, r.broader);
+        }
+      });
+      let batch: typeof steps = [];
+      let cost = 0;
+      const commit = () => {
+        if (batch.length === 0) return;
+        apply.immediate(batch);
+        report.batches++;
+        report.rows += batch.length;
+        batch = [];
+        cost = 0;
+      };
+      for (const step of steps) {
+        const weight = 1 + (tags.get(step.topic) ?? 0);
+        if (cost + weight > this.#batchTags) commit();
+        batch.push(step);
+        cost += weight;
+      }
+      commit();
+      report.changed = true;
+      return report;
+    });
+  }
+
+  papersWithTopics(slugs: readonly string[]): Promise<string[]> {
+    if (slugs.length === 0) return Promise.resolve([]);
+    return settled(() => this.#papersWithTopics.all(JSON.stringify(slugs)));
+  }
+
+  beginRetag(
+    removed: Iterable<string>,
+    changed: ReadonlyMap<string, string>,
+    stale: Iterable<string> | 'all',
+    at: Date,
+  ): Promise<void> {
+    return settled(() =>
+      this.#db.transaction(() => {
+        // One statement for the whole store (a new engine or calibration), not one per paper.
+        if (stale === 'all') this.#markAllStale.run();
+        else for (const id of stale) this.#markStale.run(id);
+        for (const slug of removed) {
+          this.#deleteTopicTags.run(slug);
+          this.#deleteTopicState.run(slug);
+        }
+        for (const [topic, hash] of changed) this.#upsertTopicState.run(topic, hash, at.toISOString());
+      })(),
+    );
+  }
+
+  tagsOf(paperId: string): Promise<PaperTag[]> {
+    return settled(() =>
+      this.#paperTags.all(paperId).map((r) => ({
+        slug: r.topic,
+        score: r.score,
+        evidence: JSON.parse(r.evidence) as TagEvidence[],
+      })),
+    );
+  }
+}
