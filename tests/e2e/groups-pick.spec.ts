@@ -144,6 +144,9 @@ test('both vote while the list stays in place; the deadline closes the week alik
   await a.goto(`/groups/${groupId}/meeting`);
   await a.getByRole('button', { name: 'Create a calendar link' }).click();
   const feedUrl = await a.getByTestId('calendar-feed-url').inputValue();
+  await a.screenshot({ path: shot('group-meeting.png'), fullPage: true });
+  await a.setViewportSize({ width: 390, height: 844 });
+  await a.screenshot({ path: shot('group-meeting-phone.png'), fullPage: true });
   expect(feedUrl).toMatch(/\/api\/calendar\/[\w-]{43}\.ics$/);
   const res = await a.request.get(feedUrl);
   expect(res.headers()['content-type']).toBe('text/calendar; charset=utf-8');
