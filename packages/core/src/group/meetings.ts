@@ -327,6 +327,7 @@ export function meetingsBetween(doc: Y.Doc, fromMs: number, toMs: number): Meeti
   const skips = skippedTurns(doc);
   // A day either side: the zone's calendar day can differ from UTC's.
   const untilDay = addDays(wallTimeAt(toMs, zone).date, 1);
+  const fromDay = addDays(wallTimeAt(fromMs, zone).date, -1);
   const meetings: Meeting[] = [];
   let shift = 0;
   for (const [number, day] of meetingDays(schedule, untilDay).entries()) {
@@ -341,6 +342,8 @@ export function meetingsBetween(doc: Y.Doc, fromMs: number, toMs: number): Meeti
       if (candidate !== null) skipped.push(candidate);
       shift++;
     }
+    // Presenters count every meeting from the first; only those near the window need their instant.
+    if (day.date < fromDay) continue;
     const startMs = instantOfWallTime(day.date, day.time, zone);
     if (startMs < fromMs || startMs > toMs) continue;
     meetings.push({
