@@ -137,6 +137,44 @@ describe('FtsSearch: phrases and filters', () => {
   });
 });
 
+describe('FtsSearch: ids, names and order', () => {
+  it('answers an arXiv id or address with its paper alone, and an unknown one with none', () => {
+    for (const q of ['2604.00002', 'arXiv:2604.00002v3', 'https://arxiv.org/pdf/2604.00002v1']) {
+      const answer = run(q);
+      expect(answer.exact, q).toEqual({ id: '2604.00002', stored: true });
+      expect(answer.results.map((r) => r.id)).toEqual(['2604.00002']);
+    }
+    expect(run('2604.09999')).toMatchObject({
+      total: 0,
+      results: [],
+      exact: { id: '2604.09999', stored: false },
+    });
+    expect(run('reward').exact).toBeNull();
+  });
+
+  it("lists a person's papers first, each naming the author, then the papers with the words", () => {
+    // Both papers hold "wei" and "li"; one has an author Wei Li, the other Li Wei.
+    const answer = run('Wei Li');
+    expect(answer.results.map((r) => r.id)).toEqual(['2604.00001', '2604.00003']);
+    expect(answer.byAuthor).toEqual({ name: 'Wei Li', papers: 1 });
+    expect(answer.results.map((r) => r.authorMatch)).toEqual(['Wei Li', undefined]);
+    expect(ids('Li Wei')[0]).toBe('2604.00003');
+    expect(run('Wei Li', 1, 1).results.map((r) => r.id)).toEqual(['2604.00003']);
+    expect(run('reward model').byAuthor).toBeNull();
+  });
+
+  it('lists the same matches newest first when asked, typos forgiven', () => {
+    const newest = search.searchNow('reward', { limit: 20, offset: 0, sort: 'newest' });
+    expect(newest.sort).toBe('newest');
+    expect(newest.results.map((r) => r.id)).toEqual(['2604.00003', '2604.00002', '2604.00001']);
+    const typo = search.searchNow('rewrad', { limit: 20, offset: 0, sort: 'newest' });
+    expect(typo.results.map((r) => r.id)).toEqual(['2604.00003', '2604.00002', '2604.00001']);
+    const named = search.searchNow('Wei Li', { limit: 20, offset: 0, sort: 'newest' });
+    expect(named.byAuthor).toBeNull();
+    expect(named.results.map((r) => r.id)).toEqual(['2604.00003', '2604.00001']);
+  });
+});
+
 describe('FtsSearch: bounds', () => {
   it('asks FTS5 at most each distinct word once, each with a few spellings', () => {
     const answer = run(Array(30).fill('agent').join(' '));
