@@ -18,7 +18,6 @@ import type { SearchApi } from '../search/search-api.ts';
 import type { Store } from '../store/open-store.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { ERROR_STATUS } from './error-status.ts';
-import { SqliteCalendarFeedStore } from '../store/calendar-feeds.ts';
 import { calendarRoutes } from './calendar-routes.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
 import { invitePreviewRoutes } from './invite-preview-routes.ts';
@@ -217,8 +216,8 @@ export function createApp(options: AppOptions): Hono {
   if (options.groups) app.route('/api/groups', groupRoutes(options.groups));
   if (options.groups) app.route('/api/invites', invitePreviewRoutes({ groups: options.groups.groups }));
   if (options.groups) {
-    const feeds = new SqliteCalendarFeedStore(store.db);
-    app.route('/api', calendarRoutes({ groups: options.groups.groups, updates: store.groupUpdates, feeds }));
+    const { groupUpdates: updates, calendarFeeds: feeds } = store;
+    app.route('/api', calendarRoutes({ groups: options.groups.groups, updates, feeds }));
   }
 
   app.all('/api/*', (c) => {

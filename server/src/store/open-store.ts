@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { SqliteCalendarFeedStore, type CalendarFeedStore } from './calendar-feeds.ts';
 import { SqliteGroupStore, type GroupStore } from './group-store.ts';
 import { HarvestState } from './harvest-state.ts';
 import { SqliteInviteStore, type InviteStore } from './invite-store.ts';
@@ -18,6 +19,8 @@ export interface Store {
   invites: InviteStore;
   /** Each group's document as a log of Yjs updates. */
   groupUpdates: UpdateLog;
+  /** The groups' calendar feeds (read capabilities of their own, stored hashed). */
+  calendarFeeds: CalendarFeedStore;
   /** Stored tags, their definition hashes, stale papers and the hierarchy the counts follow. */
   tags: TagStore;
   /** Listed papers per topic per day and per day: what momentum reads. */
@@ -53,6 +56,7 @@ export function storeOver(db: Database, options: StoreOptions = {}): Store {
     groups: new SqliteGroupStore(db),
     invites: new SqliteInviteStore(db),
     groupUpdates: new SqliteUpdateLog(db),
+    calendarFeeds: new SqliteCalendarFeedStore(db),
     tags: new SqliteTagStore(db),
     topicCounts: new SqliteTopicCountsStore(db),
     transaction: (fn) => papers.transaction(fn),
