@@ -295,8 +295,10 @@ test.describe(() => {
     await expect(page.getByRole('heading', { name: 'Topics', level: 1 })).toBeVisible();
 
     await page.goto('/papers/2605.99999');
-    await expect(page.getByRole('heading', { name: 'Paper not found', level: 1 })).toBeVisible();
-    await expect(page.getByRole('alert')).toContainText('No paper 2605.99999 is stored');
+    await expect(page.getByRole('heading', { name: 'Not on this server yet', level: 1 })).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText(
+      'Paper 2605.99999 has not been brought to this server yet',
+    );
 
     await page.goto('/papers/not-an-id');
     await expect(page.getByRole('heading', { name: 'Not an arXiv identifier', level: 1 })).toBeVisible();

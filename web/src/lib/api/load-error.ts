@@ -4,8 +4,9 @@ import { ApiError } from './api-error.ts';
 export type ErrorSubject = App.ErrorSubject;
 
 /**
- * Turns a failed API call inside a load function into SvelteKit's error page, keeping the server's
- * message ("There is no topic …") and saying what was being loaded so the page can title itself.
+ * Turns a failed API call inside a load function into SvelteKit's error page, saying what was being loaded
+ * and the server's code, from which +error.svelte writes a reader's sentence (and what to do); the server's
+ * own message, in developer words ("GET /api/topics lists them"), is kept for its Details.
  */
 export function failLoad(err: unknown, subject: ErrorSubject): never {
   if (err instanceof ApiError) {
