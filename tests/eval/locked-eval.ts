@@ -294,6 +294,20 @@ export function tagDistribution(
   }
   const overlaps: { a: string; b: string; both: number; nested: number; shared: number }[] = [];
   const slugs = taxonomy.topics.map((t) => t.slug).filter((s) => (members.get(s)?.size ?? 0) > 0);
+  // A narrower topic that holds nearly all of its broader topic's papers is as much a duplicate to a reader
+  // (Agentic RL beside RL for LLM Agents), though the pair table below leaves parent and child out.
+  const sameAsParent: { a: string; b: string; both: number; nested: number; shared: number }[] = [];
+  for (const child of slugs) {
+    const sc = members.get(child) ?? new Set<string>();
+    if (sc.size < 10) continue;
+    for (const parent of taxonomy.ancestors.get(child) ?? []) {
+      const sp = members.get(parent) ?? new Set<string>();
+      let shared = 0;
+      for (const id of sc) if (sp.has(id)) shared++;
+      if (sp.size > 0 && shared / sp.size > 0.8)
+        sameAsParent.push({ a: child, b: parent, both: shared / sp.size, nested: shared / sc.size, shared });
+    }
+  }
   for (let i = 0; i < slugs.length; i++) {
     for (let j = i + 1; j < slugs.length; j++) {
       const a = slugs[i] ?? '';
@@ -321,6 +335,9 @@ export function tagDistribution(
   for (const o of duplicates) console.log(line(o));
   console.log(`nested pairs (over 80% of the smaller inside the larger): ${nested.length}; the first 10:`);
   for (const o of nested.slice(0, 10)) console.log(line(o));
+  sameAsParent.sort((x, y) => y.both - x.both);
+  console.log(`narrower topics holding more than 80% of a broader topic's papers: ${sameAsParent.length}`);
+  for (const o of sameAsParent) console.log(line(o));
   return {
     median: at(counts, 0.5),
     max: counts.at(-1) ?? 0,
@@ -328,6 +345,7 @@ export function tagDistribution(
     medianShown: at(shown, 0.5),
     overlapsAbove80: duplicates.length,
     nested: nested.length,
+    childSameAsParent: sameAsParent.length,
   };
 }
 
