@@ -29,11 +29,11 @@ test('a new visitor is offered a group; the invite shows the group and its role 
   const welcomeA = a.getByTestId('welcome');
   await a.goto('/');
   await expect(welcomeA).toContainText('Quire is for reading groups');
-  await expect(welcomeA.getByRole('link', { name: 'Start a reading group' })).toHaveAttribute(
-    'href',
-    '/groups',
-  );
   await a.screenshot({ path: shot('first-minute-welcome.png') });
+  // Starting a group lands on the groups page's form.
+  await welcomeA.getByRole('link', { name: 'Start a reading group' }).click();
+  await expect(a).toHaveURL(/\/groups#create-heading$/);
+  await expect(a.getByLabel('Group name')).toBeInViewport();
   const { groupId, readOnlyLink } = await createGroup(a);
   // With a group, the home page is the directory alone.
   await a.goto('/');
