@@ -102,7 +102,8 @@ test('edits made offline merge with the others’ on reconnect, and the group re
   for (const id of [p1, p2]) await candidate(a, id).getByTestId('vote-button').click();
   await expect(candidate(a, p1).getByTestId('approvals')).toHaveText('1 vote');
   await expect(candidate(a, p2).getByTestId('approvals')).toHaveText('1 vote');
-  await expect(a.getByTestId('pick-winner')).toHaveAttribute('data-paper-id', p1); // tie: nominated first
+  // A tie shows as a tie, the paper nominated first ahead on the tie-break.
+  await expect(a.getByTestId('pick-tie')).toHaveAttribute('data-paper-ids', `${p1} ${p2}`);
   const fromA = 'Ada (online): bring the reproduction numbers.';
   editorA = await notesOf(a, p1);
   await editorA.pressSequentially(fromA);
