@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/bootstrap.sh --browser || { echo "quire: installing the test dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
+bash scripts/bootstrap.sh --browser --services || { echo "quire: installing the test dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
 
 mkdir -p .tmp
 rm -f .tmp/stages.txt .tmp/vitest.json .tmp/playwright.json
@@ -17,6 +17,14 @@ stage() {
   echo "== $name: $*"
   if "$@"; then echo "$name ok" >>.tmp/stages.txt; else echo "$name FAILED" >>.tmp/stages.txt; fi
 }
+
+# A throwaway PostgreSQL and Redis for the suites that need them (unless QUIRE_TEST_DATABASE_URL /
+# QUIRE_TEST_REDIS_URL name some), stopped however the run ends.
+source scripts/test-services.sh
+trap test_services_stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+test_services_start
 
 stage typecheck pnpm --silent typecheck
 stage lint pnpm --silent lint
