@@ -92,7 +92,7 @@ export default ts.config(
           patterns: [
             { group: ['@quire/web', '@quire/web/*'], message: 'server and web never import each other.' },
             {
-              group: ['better-sqlite3'],
+              group: ['better-sqlite3', 'pg'],
               message: 'SQL lives in server/src/store/: take a store object through its interface instead.',
             },
           ],
@@ -114,6 +114,27 @@ export default ts.config(
               regex: '^(?!node:|better-sqlite3$|@quire/core(/.*)?$|\\./|\\.\\./errors\\.ts$)',
               message:
                 'server/src/store/ imports only core, Node built-ins, better-sqlite3 and ../errors.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The PostgreSQL engine (issue 13): the same, with pg instead of better-sqlite3, the store's own modules
+    // (its interfaces) one folder up, and yjs, which compaction merges other nodes' rows with.
+    files: ['server/src/store/pg/**/*.ts'],
+    ignores: ['server/src/store/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(?!node:|pg$|yjs$|@quire/core(/.*)?$|\\./|\\.\\./(?!\\.\\./)|\\.\\./\\.\\./errors\\.ts$)',
+              message:
+                'server/src/store/pg/ imports only core, Node built-ins, pg, yjs, store/ and ../../errors.ts.',
             },
           ],
         },

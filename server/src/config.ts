@@ -1,3 +1,5 @@
+import { QuireError } from './errors.ts';
+
 /**
  * Server configuration: defaults merged once with environment variables and command-line flags
  * (flags win). Base URLs are configurable so tests point them at the arXiv replay server.
@@ -103,6 +105,7 @@ export const DEFAULT_CONFIG: QuireConfig = {
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   const out: Partial<QuireConfig> = {};
   if (env.QUIRE_DB) out.dbPath = env.QUIRE_DB;
+  if (env.QUIRE_DATABASE_URL) throw postgresNotBuilt(parseDatabaseUrl(env.QUIRE_DATABASE_URL));
   if (env.QUIRE_HOST) out.host = env.QUIRE_HOST;
   if (env.QUIRE_PORT) out.port = Number(env.QUIRE_PORT);
   if (env.QUIRE_OAI_URL) out.oaiUrl = env.QUIRE_OAI_URL;
@@ -137,6 +140,41 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   if (env.QUIRE_IMPORT_MAX_LINE_BYTES) out.importMaxLineBytes = Number(env.QUIRE_IMPORT_MAX_LINE_BYTES);
   if (env.QUIRE_IMPORT_MAX_XML_BYTES) out.importMaxXmlBytes = Number(env.QUIRE_IMPORT_MAX_XML_BYTES);
   return out;
+}
+
+/** A PostgreSQL address (postgres:// or postgresql://), checked for form only; the server is not asked. */
+export function parseDatabaseUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new QuireError(
+      'bad-input',
+      'QUIRE_DATABASE_URL is not an address; give postgres://user@host:port/database (or leave it unset for SQLite).',
+    );
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new QuireError(
+      'bad-input',
+      `QUIRE_DATABASE_URL must be a postgres:// or postgresql:// address, not ${url.protocol}//…; leave it unset for SQLite (QUIRE_DB).`,
+    );
+  }
+  return url;
+}
+
+/**
+ * PostgreSQL holds only groups, invites, calendar feeds and the update log so far (store/pg/). Running with
+ * those there and papers, tags and search on SQLite would split one installation over two engines without
+ * saying so, so the address is refused by name until the engine is whole.
+ */
+function postgresNotBuilt(url: URL): QuireError {
+  return new QuireError(
+    'unavailable',
+    `QUIRE_DATABASE_URL selects PostgreSQL (${url.host}${url.pathname}), which Quire cannot run on yet: its ` +
+      'engine holds groups, invites, calendar feeds and the group update log (server/src/store/pg), but ' +
+      'papers, tags, topic counts and search on PostgreSQL are not built yet (issue 13). Unset ' +
+      'QUIRE_DATABASE_URL to run on SQLite (QUIRE_DB).',
+  );
 }
 
 export function splitList(value: string): string[] {

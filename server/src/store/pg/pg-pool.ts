@@ -1,0 +1,59 @@
+import pg from 'pg';
+import { QuireError, errorMessage } from '../../errors.ts';
+
+export type PgPool = pg.Pool;
+export type PgClient = pg.PoolClient;
+
+/** Connections one node keeps open; the sync server's appends are short, so a few go a long way. */
+const POOL_SIZE = 10;
+
+/** The address without its password, for messages and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparseable address)';
+  }
+}
+
+/** A pool over `url`, checked with one round trip so a wrong address fails here rather than on first use. */
+export async function openPgPool(url: string): Promise<PgPool> {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  // An idle connection that dies (a server restart) is dropped from the pool and the next query opens a
+  // new one; without a listener the pool's 'error' event would end the process.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new QuireError(
+      'store-error',
+      `Cannot reach PostgreSQL at ${redactedUrl(url)}: ${errorMessage(err)}. Check the address (QUIRE_DATABASE_URL) and that the server is running.`,
+      { cause: err },
+    );
+  }
+  return pool;
+}
+
+/** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
+export async function inTransaction<T>(pool: PgPool, fn: (client: PgClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** A byte array as pg sends bytea: a Buffer over the same memory (pg sends other views as text). */
+export function bytea(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
