@@ -45,14 +45,15 @@ test_services_start_postgres() {
   mkdir -p "$dir"
   if [ "${#as[@]}" -gt 0 ]; then chown postgres: "$dir"; fi
   port=$(test_services_free_port)
-  if ! "${as[@]}" "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres >"$dir/initdb.log" 2>&1; then
+  # From the cluster's folder: the postgres user may not enter the caller's (a 0700 temp clone, say).
+  if ! (cd "$dir" && "${as[@]}" "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres >"$dir/initdb.log" 2>&1); then
     test_services_skip_postgres "initdb failed (as $(id -un)${as:+ via runuser -u postgres}): $(tail -n 3 "$dir/initdb.log" | tr '\n' ' ')"
     return 0
   fi
   # fsync off: a throwaway cluster need not survive an OS crash; commits still complete before the client
   # hears back, which is what the tests rely on.
-  if ! "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null; then
+  if ! (cd "$dir" && "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null); then
     test_services_skip_postgres "pg_ctl start failed on port $port: $(tail -n 3 "$dir/server.log" | tr '\n' ' ')"
     return 0
   fi
@@ -102,7 +103,7 @@ test_services_stop() {
   if [ -n "$TEST_SERVICES_PG_DATA" ]; then
     local as=()
     if [ "$(id -u)" = "0" ]; then as=(runuser -u postgres --); fi
-    "${as[@]}" "$PG_BIN/pg_ctl" -D "$TEST_SERVICES_PG_DATA" -m immediate -w stop >/dev/null 2>&1 ||
+    (cd "$TEST_SERVICES_DIR" && "${as[@]}" "$PG_BIN/pg_ctl" -D "$TEST_SERVICES_PG_DATA" -m immediate -w stop >/dev/null 2>&1) ||
       echo "quire: stopping the throwaway PostgreSQL failed (data in $TEST_SERVICES_PG_DATA)" >&2
     TEST_SERVICES_PG_DATA=""
   fi
