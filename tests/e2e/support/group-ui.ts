@@ -81,12 +81,14 @@ export function noteEditor(page: Page): Locator {
 
 /**
  * The note's text as the editor shows it: its lines joined by newlines, without the others' caret and
- * name-tag widgets or the placeholder (decorations, not text).
+ * name-tag widgets or the placeholder (decorations, not text). The editor lives in a shadow root of its
+ * own inside the host (web editor-root.ts).
  */
 export async function noteValue(page: Page): Promise<string> {
   await expect(noteEditor(page)).toHaveCount(1);
   // The tests project has no DOM types, so the in-page code is passed as source text.
-  return page.evaluate<string>(`[...document.querySelectorAll('[data-testid="note-editor"] > .cm-line')]
+  return page.evaluate<string>(`[...document.querySelector('[data-testid="note-editor-host"] > div').shadowRoot
+      .querySelectorAll('[data-testid="note-editor"] > .cm-line')]
     .map((line) => {
       const copy = line.cloneNode(true);
       for (const widget of copy.querySelectorAll('.cm-ySelectionCaret, .cm-placeholder')) widget.remove();
@@ -95,16 +97,10 @@ export async function noteValue(page: Page): Promise<string> {
     .join('\\n')`);
 }
 
-/**
- * Waits until the note reads `expected` (exactly, or matching a pattern). No-break spaces compare as
- * spaces: Chromium types a space right before another member's caret (a non-editable widget) as U+00A0,
- * and the editor keeps it (a known weakness, not yet fixed).
- */
+/** Waits until the note reads `expected` (exactly, or matching a pattern). */
 export async function expectNote(page: Page, expected: string | RegExp): Promise<void> {
-  const spaces = (text: string): string => text.replace(/\u00a0/g, ' ');
-  const want = typeof expected === 'string' ? spaces(expected) : expected;
-  const poll = expect.poll(async () => spaces(await noteValue(page)), { message: 'the note editor’s text' });
-  await (typeof want === 'string' ? poll.toBe(want) : poll.toMatch(want));
+  const poll = expect.poll(() => noteValue(page), { message: 'the note editor’s text' });
+  await (typeof expected === 'string' ? poll.toBe(expected) : poll.toMatch(expected));
 }
 
 /** Another member's caret in this page's note editor, by their name tag. */

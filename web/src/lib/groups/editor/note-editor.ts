@@ -8,15 +8,18 @@
  *   in the member's own colour with their name.
  * - Undo: a Y.UndoManager per editor tracks only this editor's own transactions, so Ctrl+Z takes back what
  *   this member typed and never a co-author's words.
+ * - Styles: the editor lives in a shadow root of its own (editor-root.ts), the one place where CodeMirror's
+ *   styles get past the app's Content-Security-Policy.
  */
 import { defaultKeymap, indentWithTab } from '@codemirror/commands';
 import { markdownLanguage } from '@codemirror/lang-markdown';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState } from '@codemirror/state';
-import { EditorView, keymap, placeholder } from '@codemirror/view';
+import { EditorView, keymap, placeholder, type KeyBinding } from '@codemirror/view';
 import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
+import { editorRoot, labelFrom } from './editor-root.ts';
 import { remoteCursorTheme, userField, type EditorUser } from './editor-user.ts';
 
 export interface NoteEditorOptions {
@@ -25,8 +28,9 @@ export interface NoteEditorOptions {
   awareness: Awareness | null;
   user: EditorUser;
   readOnly: boolean;
-  /** Labels the editable area for assistive technology (the id of the visible label). */
+  /** Labels the editable area for assistive technology (the id of the visible label, outside the editor). */
   labelledBy: string;
+  /** The id of the hint that describes it. */
   describedBy: string;
 }
 
@@ -42,6 +46,15 @@ const editable = (readOnly: boolean) => [
   EditorState.readOnly.of(readOnly),
   EditorView.editable.of(!readOnly),
 ];
+
+/** Esc leaves the editor with the text kept, as it leaves every text field in the app (keyboard/). */
+const leaveOnEscape: KeyBinding = {
+  key: 'Escape',
+  run: (view) => {
+    view.contentDOM.blur();
+    return true;
+  },
+};
 
 const layout = EditorView.theme({
   '&': {
@@ -65,12 +78,14 @@ export function mountNoteEditor(parent: HTMLElement, options: NoteEditorOptions)
   const undoManager = new Y.UndoManager(text, { trackedOrigins: new Set() });
   if (awareness) awareness.setLocalStateField('user', userField(options.user));
   const access = new Compartment();
+  const root = editorRoot(parent);
   const view = new EditorView({
-    parent,
+    root,
+    parent: root,
     state: EditorState.create({
       doc: text.toJSON(),
       extensions: [
-        keymap.of([...yUndoManagerKeymap, ...defaultKeymap, indentWithTab]),
+        keymap.of([...yUndoManagerKeymap, ...defaultKeymap, indentWithTab, leaveOnEscape]),
         markdownLanguage,
         syntaxHighlighting(defaultHighlightStyle),
         EditorView.lineWrapping,
@@ -80,14 +95,13 @@ export function mountNoteEditor(parent: HTMLElement, options: NoteEditorOptions)
         layout,
         access.of(editable(options.readOnly)),
         EditorView.contentAttributes.of({
-          'aria-labelledby': options.labelledBy,
-          'aria-describedby': options.describedBy,
           'data-testid': 'note-editor',
           spellcheck: 'true',
         }),
       ],
     }),
   });
+  labelFrom(view.contentDOM, parent.ownerDocument, options.labelledBy, options.describedBy);
   return {
     view,
     setReadOnly(readOnly) {
@@ -97,6 +111,7 @@ export function mountNoteEditor(parent: HTMLElement, options: NoteEditorOptions)
     redo: () => undoManager.redo() !== null,
     destroy() {
       view.destroy();
+      root.host.remove();
       undoManager.destroy();
       // The caret left with the editor: the others stop drawing it.
       awareness?.setLocalStateField('cursor', null);
