@@ -11,9 +11,8 @@ import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 let t: TempStore;
 let app: ReturnType<typeof createApp>;
 
-/** openTopics is becoming asynchronous with the store's interfaces: Promise.resolve takes it either way. */
 async function appOver(store: TempStore['store']): Promise<ReturnType<typeof createApp>> {
-  const { topics } = await Promise.resolve(openTopics(store));
+  const { topics } = await openTopics(store);
   return createApp({
     store,
     harvestState: () => null,

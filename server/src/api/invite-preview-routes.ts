@@ -40,11 +40,10 @@ export function invitePreviewRoutes(options: InvitePreviewRoutesOptions): Hono {
         throw new QuireError(
           'not-found',
           'This invite does not open a group on this server: the link may be cut short or meant for another server.',
-          404,
         );
       }
       if (invite.revokedAt !== null) {
-        throw new QuireError('unauthorized', `This invite was revoked on ${invite.revokedAt}.`, 401);
+        throw new QuireError('unauthorized', `This invite was revoked on ${invite.revokedAt}.`);
       }
       const preview: InvitePreviewDto = { groupName: group.name, role: invite.role };
       return c.json(preview);
@@ -67,7 +66,6 @@ async function previewRequest(request: Request): Promise<{ groupId: string; toke
     throw new QuireError(
       'bad-input',
       'Send the invite link\'s two parts as {"groupId": "…", "token": "…"} (the link is /join#<groupId>.<token>).',
-      400,
     );
   }
   return { groupId, token };
