@@ -54,12 +54,11 @@ export class PaperReading {
   readonly groupTitle: Uint8Array;
   readonly groupCount: Uint16Array;
   /**
-   * The best sentence weight a group was mentioned with in the abstract. Float32, as the engine has always
-   * kept it, so tags stay what they were: 0.6 reads back as 0.6000000238…, so a mention in a background
-   * sentence scores that × its weight and its evidence carries no note. Changing it changes tags (bump
-   * ENGINE_VERSION and refit the calibration).
+   * The best sentence weight a group was mentioned with in the abstract. Float64, so a weight reads back
+   * exactly: in 32 bits a background sentence's 0.6 became 0.6000000238…, which is no role's weight, so
+   * its evidence lost the role's note and the calibration's weak-sentence feature never fired for it.
    */
-  readonly groupBest: Float32Array;
+  readonly groupBest: Float64Array;
   /** Where the group's last counted mention ended, and in which unit (so no reset is needed per unit). */
   readonly groupEnd: Int32Array;
   readonly groupEndUnit: Int32Array;
@@ -108,7 +107,7 @@ export class PaperReading {
     this.profile = new Float64Array(topics);
     this.groupTitle = new Uint8Array(groups);
     this.groupCount = new Uint16Array(groups);
-    this.groupBest = new Float32Array(groups);
+    this.groupBest = new Float64Array(groups);
     this.groupEnd = new Int32Array(groups);
     this.groupEndUnit = new Int32Array(groups);
     this.groupTerm = new Int32Array(groups);

@@ -108,6 +108,23 @@ describe('tagging engine', () => {
     expect(e.tag(paper('', 'a VLA for robots; the VLA is small'))[0]?.score).toBe(2.5);
   });
 
+  it('reads a mention in a sentence about the field at exactly its weight, and says so', () => {
+    const field = loadTaxonomy({
+      version: 'test-4',
+      topics: [topic('rl', { phrases: [{ terms: ['reinforcement learning'], weight: 5 }], threshold: 1 })],
+    });
+    const tag = compileTaxonomy(field).tag(
+      paper('', 'Reinforcement learning has improved reasoning in many domains.'),
+    )[0];
+    // 5 × 0.6 is 3 only when 0.6 is kept exactly (in 32 bits it reads back as 0.6000000238…).
+    expect(tag?.evidence[0]).toEqual({
+      rule: 'phrase',
+      detail: 'reinforcement learning (in a sentence about the field, ×0.6)',
+      field: 'abstract',
+      points: 3,
+    });
+  });
+
   it('requires every co-occurrence group', () => {
     const both = paper(
       '',
