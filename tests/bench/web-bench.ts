@@ -63,10 +63,8 @@ async function firstRender(browser: Browser, url: string) {
   const page = await browser.newPage();
   try {
     await page.goto(`${url}${TOPIC_PATH}`);
-    // The tests project has no DOM types, so the in-page code is passed as source text.
-    await page.waitForFunction(
-      `(document.querySelector(${JSON.stringify(SENTENCE)})?.textContent ?? '').trim().length > 0`,
-    );
+    // Not waitForFunction: a string predicate is eval'd in the page, which the app's CSP refuses.
+    await page.locator(SENTENCE).filter({ hasText: /\S/ }).waitFor();
     const sentenceMs = await page.evaluate<number>('performance.now()');
     const dclMs = await page.evaluate<number>(
       `(() => { const nav = performance.getEntriesByType('navigation')[0];
