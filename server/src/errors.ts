@@ -27,24 +27,12 @@ export interface QuireErrorOptions {
 
 export class QuireError extends Error {
   override readonly name = 'QuireError';
-  /**
-   * @deprecated Ignored: the API answers by `code`. Kept while modules still pass a status (search/,
-   * ingest/, harvest/, sources/ and parts of store/); drop it when none does.
-   */
-  readonly status: number;
-
-  constructor(code: QuireErrorCode, message: string, options?: QuireErrorOptions);
-  /** @deprecated The status is the API's to choose from the code: leave the number out. */
-  constructor(code: QuireErrorCode, message: string, status: number, options?: QuireErrorOptions);
   constructor(
     readonly code: QuireErrorCode,
     message: string,
-    statusOrOptions?: number | QuireErrorOptions,
     options?: QuireErrorOptions,
   ) {
-    const opts = typeof statusOrOptions === 'number' ? options : statusOrOptions;
-    super(message, opts);
-    this.status = typeof statusOrOptions === 'number' ? statusOrOptions : 500;
+    super(message, options);
   }
 }
 

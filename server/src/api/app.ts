@@ -149,7 +149,6 @@ export function createApp(options: AppOptions): Hono {
       throw new QuireError(
         'bad-input',
         `Give 1 to ${MAX_BATCH_PAPERS} arXiv ids as ?ids=2605.00001,2605.00002 (${wanted.length} given).`,
-        400,
       );
     }
     const papers: PaperView[] = [];
@@ -164,7 +163,7 @@ export function createApp(options: AppOptions): Hono {
 
   // Not under /api/papers/: that route's id takes the rest of the path (old-style ids have a slash).
   app.get('/api/related/:id{.+}', async (c) => {
-    if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.', 404);
+    if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.');
     const id = normaliseArxivId(c.req.param('id'));
     const limit = wholeNumber('limit', c.req.query('limit'), 6, 1, 20);
     return c.json(await options.search.related(id, limit, await topicSizes(options.topics)));
@@ -180,7 +179,7 @@ export function createApp(options: AppOptions): Hono {
       await options.onPapersChanged?.();
       return c.json({ ...fetched, tags: await options.topics.paperTags(id) });
     }
-    throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`, 404);
+    throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`);
   });
 
   app.get('/api/topics', async (c) =>
@@ -204,7 +203,7 @@ export function createApp(options: AppOptions): Hono {
   );
 
   app.get('/api/search', async (c) => {
-    if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.', 404);
+    if (!options.search) throw new QuireError('not-found', 'Search is not enabled on this server.');
     const page = {
       limit: wholeNumber('limit', c.req.query('limit'), 20, 1, 100),
       offset: wholeNumber('offset', c.req.query('offset'), 0, 0, 1_000_000),
@@ -221,7 +220,7 @@ export function createApp(options: AppOptions): Hono {
   }
 
   app.all('/api/*', (c) => {
-    throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`, 404);
+    throw new QuireError('not-found', `No API endpoint ${c.req.method} ${c.req.path}.`);
   });
 
   if (options.webDir) app.use('*', serveWebApp(options.webDir));
@@ -249,7 +248,7 @@ function topicQuery(asOf: string | undefined, weeks: string | undefined): TopicQ
   if (weeks !== undefined) {
     const n = Number(weeks);
     if (!Number.isInteger(n) || n < 1 || n > 520) {
-      throw new QuireError('bad-input', `weeks must be a whole number from 1 to 520, not "${weeks}".`, 400);
+      throw new QuireError('bad-input', `weeks must be a whole number from 1 to 520, not "${weeks}".`);
     }
     query.weeks = n;
   }
@@ -261,7 +260,7 @@ function searchSort(raw: string | undefined): SearchSort {
   if (raw === undefined || raw === '') return 'relevance';
   const sort = SEARCH_SORTS.find((s) => s === raw);
   if (sort) return sort;
-  throw new QuireError('bad-input', `sort must be ${SEARCH_SORTS.join(' or ')}, not "${raw}".`, 400);
+  throw new QuireError('bad-input', `sort must be ${SEARCH_SORTS.join(' or ')}, not "${raw}".`);
 }
 
 function wholeNumber(
@@ -274,11 +273,7 @@ function wholeNumber(
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new QuireError(
-      'bad-input',
-      `${name} must be a whole number from ${min} to ${max}, not "${raw}".`,
-      400,
-    );
+    throw new QuireError('bad-input', `${name} must be a whole number from ${min} to ${max}, not "${raw}".`);
   }
   return n;
 }

@@ -60,7 +60,6 @@ export function calendarRoutes(options: CalendarRoutesOptions): Hono {
       throw new QuireError(
         'not-found',
         `Group ${groupId} has no calendar link ${feedId}; GET /api/groups/${groupId}/calendar-feeds lists them.`,
-        404,
       );
     }
     return c.json({ feed: feedDto(revoked) });
@@ -74,7 +73,6 @@ export function calendarRoutes(options: CalendarRoutesOptions): Hono {
       throw new QuireError(
         'not-found',
         'This calendar link does not exist on this server; ask a member of the group for the current one.',
-        404,
       );
     }
     const invite = await groups.invite(feed.groupId, feed.inviteId);
@@ -82,7 +80,6 @@ export function calendarRoutes(options: CalendarRoutesOptions): Hono {
       throw new QuireError(
         'unauthorized',
         'This calendar link was revoked (or the invite it was made with was); make a new one in the group’s Meeting tab.',
-        401,
       );
     }
     const doc = await groupDoc(options.updates, group.id);
@@ -129,22 +126,18 @@ async function requireMember(
   const groupId = c.req.param('id') ?? '';
   const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('Authorization') ?? '')?.[1];
   const how = `send ${writer ? 'a read-write' : 'an'} invite token of group ${groupId} as "Authorization: Bearer <token>"`;
-  if (!token) throw new QuireError('unauthorized', `Calendar links need an invite token: ${how}.`, 401);
+  if (!token) throw new QuireError('unauthorized', `Calendar links need an invite token: ${how}.`);
   const access = await groups.authorize(groupId, token);
   if (!access.ok) {
     if (access.refusal === 'unknown-group') {
-      throw new QuireError('not-found', `No group ${groupId} on this server; check the invite link.`, 404);
+      throw new QuireError('not-found', `No group ${groupId} on this server; check the invite link.`);
     }
     const why =
       access.refusal === 'revoked' ? 'This invite was revoked' : `This token does not open group ${groupId}`;
-    throw new QuireError('unauthorized', `${why}; ${how}.`, 401);
+    throw new QuireError('unauthorized', `${why}; ${how}.`);
   }
   if (writer && access.invite.role !== 'read-write') {
-    throw new QuireError(
-      'forbidden',
-      `A read-only invite cannot manage the group's calendar links; ${how}.`,
-      403,
-    );
+    throw new QuireError('forbidden', `A read-only invite cannot manage the group's calendar links; ${how}.`);
   }
   return { groupId, inviteId: access.invite.id };
 }

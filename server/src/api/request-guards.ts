@@ -20,7 +20,6 @@ export function sameSiteJson(): MiddlewareHandler {
       throw new QuireError(
         'forbidden',
         `Requests from ${origin} cannot change groups on this server; use Quire's own pages.`,
-        403,
       );
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
@@ -28,7 +27,6 @@ export function sameSiteJson(): MiddlewareHandler {
       throw new QuireError(
         'unsupported-media-type',
         `Send the body as JSON with Content-Type: application/json (got ${type ? `"${type}"` : 'none'}).`,
-        415,
       );
     }
     return next();
@@ -59,7 +57,6 @@ export function perAddressLimit(what: string, options: RateLimitOptions): Middle
       throw new QuireError(
         'rate-limited',
         `Too many ${what} from this address (${options.perHour} an hour, ${options.burst} at once); try again later.`,
-        429,
       );
     }
     return next();

@@ -23,15 +23,14 @@ export async function fetchPaper(idOrUrl: string, options: FetchPaperOptions): P
   const url = `${options.apiUrl}?id_list=${encodeURIComponent(id)}&max_results=1`;
   const res = await options.client.get(url, options.signal);
   if (res.status >= 500)
-    throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}. Try again later.`, 502);
+    throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}. Try again later.`);
   const feed = parseAtomFeed(res.body, url);
-  if (feed.error) throw new QuireError('bad-input', `arXiv rejected the id ${id}: ${feed.error}`, 400);
+  if (feed.error) throw new QuireError('bad-input', `arXiv rejected the id ${id}: ${feed.error}`);
   const entry = feed.entries.find((e) => normaliseArxivId(e.id) === id);
   if (!entry)
     throw new QuireError(
       'not-found',
       `arXiv has no paper ${id}. Check the id (e.g. 2604.12345 or hep-th/9901001).`,
-      404,
     );
   const paper = normalisePaper(entry);
   const counts = options.target.storeBatches([{ papers: [paper], countsAsListing: true }], null);
@@ -67,7 +66,6 @@ export class PaperFetcher {
       throw new QuireError(
         'bad-input',
         `QUIRE_FETCH_MAX_PENDING must be a whole number of at least 1, not "${options.maxPending}".`,
-        400,
       );
     }
   }
@@ -87,7 +85,6 @@ export class PaperFetcher {
         new QuireError(
           'rate-limited',
           `${this.#pending.size} papers are already being fetched from arXiv, the most this server queues at once (QUIRE_FETCH_MAX_PENDING=${maxPending}). Try again in a minute.`,
-          429,
         ),
       );
     }

@@ -117,7 +117,6 @@ export class PoliteHttpClient {
           throw new QuireError(
             'source-unreachable',
             `${url} still failed after ${attempt + 1} attempts (${err.message}). Check the source URL and the network, then run the harvest again; stored papers are safe.`,
-            502,
           );
         }
         const backoff = Math.min(this.opts.maxBackoffMs, this.opts.baseBackoffMs * 2 ** attempt);
@@ -126,7 +125,6 @@ export class PoliteHttpClient {
           throw new QuireError(
             'source-unreachable',
             `${url} asked us to wait ${Math.round(ms / 1000)} s, longer than the ${Math.round(this.opts.maxRetryAfterMs / 1000)} s limit. Try again later.`,
-            503,
           );
         }
         this.opts.onWait?.({

@@ -113,7 +113,6 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
           throw new QuireError(
             'bad-resumption-token',
             `The OAI-PMH server keeps rejecting our resumption token (${page.error.message}).`,
-            502,
           );
         }
         // Tokens expire; everything up to lastDatestamp is stored, so listing again from that day leaves
@@ -132,7 +131,6 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
         throw new QuireError(
           'oai-error',
           `The OAI-PMH server answered with error "${page.error.code}": ${page.error.message}`,
-          502,
         );
       }
 
@@ -209,7 +207,7 @@ async function fetchPage(options: OaiHarvestOptions, url: string): Promise<OaiPa
     const res = await options.client.get(url, options.signal);
     try {
       if (res.status >= 400 && !res.body.includes('<OAI-PMH')) {
-        throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}.`, 502);
+        throw new QuireError('source-http-error', `${url} answered HTTP ${res.status}.`);
       }
       return parseOaiResponse(res.body, url);
     } catch (err) {

@@ -42,11 +42,7 @@ export function rssCheckpointKey(categories: string[]): string {
  */
 export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvestReport> {
   if (options.categories.length === 0) {
-    throw new QuireError(
-      'bad-input',
-      'No categories to harvest: pass --categories cs.AI,cs.LG or similar.',
-      400,
-    );
+    throw new QuireError('bad-input', 'No categories to harvest: pass --categories cs.AI,cs.LG or similar.');
   }
   const now = options.now ?? (() => new Date());
   const startedAt = now();
@@ -77,7 +73,6 @@ export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvest
       throw new QuireError(
         'source-http-error',
         `${url} answered HTTP ${res.status}. Check the category names and the RSS base URL.`,
-        502,
       );
     }
     const feed = parseRssFeed(res.body, url);

@@ -99,5 +99,5 @@ export function unreadable(path: string, err: unknown): QuireError {
       : code === 'EACCES' || code === 'EPERM'
         ? 'permission denied'
         : errorMessage(err);
-  return new QuireError('unreadable-file', `Cannot read ${path}: ${reason}.`, 400, { cause: err });
+  return new QuireError('unreadable-file', `Cannot read ${path}: ${reason}.`, { cause: err });
 }

@@ -286,7 +286,6 @@ async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileRepo
     throw new QuireError(
       'oai-error',
       `${report.path} is an OAI-PMH error response (${page.error.code}: ${page.error.message}), with no records to import.`,
-      400,
     );
   }
   report.lines = page.records.length;
@@ -298,7 +297,6 @@ async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileRepo
       throw new QuireError(
         'malformed-xml',
         `${report.path}: record ${record.identifier} is not a usable paper (${errorMessage(err)}), so nothing of this page was stored.`,
-        400,
         { cause: err },
       );
     }
@@ -330,7 +328,7 @@ function store(
 
 function wholeNumber(what: string, n: number): number {
   if (!Number.isInteger(n) || n < 1) {
-    throw new QuireError('bad-input', `${what} must be a whole number of at least 1, not ${n}.`, 400);
+    throw new QuireError('bad-input', `${what} must be a whole number of at least 1, not ${n}.`);
   }
   return n;
 }

@@ -86,7 +86,6 @@ export async function openDump(path: string, onBytes: OnBytes, resumeAt = 0): Pr
       throw new QuireError(
         'unknown-format',
         `${path} begins with more than ${formatBytes(BLANK_SNIFF)} of blank space; it is not a dump Quire can read.`,
-        400,
       );
     }
     const next = await chunks.next();
@@ -173,20 +172,17 @@ function kindOf(path: string, head: string): DumpKind {
     throw new QuireError(
       'unknown-format',
       `${path} is XML but not an OAI-PMH response; Quire imports saved OAI-PMH pages, JSON Lines dumps and the Kaggle arXiv snapshot.`,
-      400,
     );
   }
   if (start.startsWith('[')) {
     throw new QuireError(
       'unknown-format',
       `${path} holds one JSON array, not JSON Lines (one paper object a line); convert it with e.g. \`jq -c '.[]'\`.`,
-      400,
     );
   }
   throw new QuireError(
     'unknown-format',
     `${path} is in an unknown format: expected JSON Lines or an OAI-PMH XML page (plain, .gz or .br).`,
-    400,
   );
 }
 
@@ -216,17 +212,12 @@ function readFailure(path: string, compression: Compression, err: unknown): Quir
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
   if (compression !== 'none' && code.startsWith('Z_')) {
     const what = compression === 'gzip' ? 'gzip' : 'brotli';
-    return new QuireError(
-      'unreadable-file',
-      `Cannot read ${path}: it is not valid ${what} data (${code}).`,
-      400,
-      {
-        cause: err,
-      },
-    );
+    return new QuireError('unreadable-file', `Cannot read ${path}: it is not valid ${what} data (${code}).`, {
+      cause: err,
+    });
   }
   if (code === 'ERR_BROTLI_DECOMPRESSION_FAILED' || code.startsWith('ERR__ERROR_FORMAT')) {
-    return new QuireError('unreadable-file', `Cannot read ${path}: it is not valid brotli data.`, 400, {
+    return new QuireError('unreadable-file', `Cannot read ${path}: it is not valid brotli data.`, {
       cause: err,
     });
   }
@@ -264,7 +255,6 @@ export async function readAll(
       throw new QuireError(
         'too-large',
         `${path} expands to more than ${formatBytes(maxBytes)} of XML, the most one OAI-PMH page may hold (QUIRE_IMPORT_MAX_XML_BYTES); a saved arXiv page is a few MiB. Raise the limit if the page is genuine.`,
-        413,
       );
     }
     parts.push(chunk);

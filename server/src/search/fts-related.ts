@@ -46,7 +46,7 @@ export function relatedPapers(
   topicSizes: ReadonlyMap<string, number>,
 ): RelatedPapersDto {
   const self = index.paperRows([id]).get(id);
-  if (!self) throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`, 404);
+  if (!self) throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`);
   const papers = index.indexedPapers();
   const terms = distinctiveTerms(index.vocabulary(relatedQueryTerms(self)), papers);
   if (terms.length === 0) return { id, results: [] };

@@ -336,7 +336,6 @@ export class FtsSearch implements SearchApi {
         throw new QuireError(
           'bad-input',
           `The topic: filter names "${slug}", which is not a topic; GET /api/topics lists them.`,
-          400,
         );
       }
     }

@@ -17,7 +17,7 @@ export type SearchRequest =
  * CoreError (a query core refused to parse), which the API answers with 400 as it does for any.
  */
 export type SearchErrorData =
-  | { type: 'quire'; code: QuireErrorCode; message: string; status: number }
+  | { type: 'quire'; code: QuireErrorCode; message: string }
   | { type: 'core'; code: CoreErrorCode; message: string };
 
 /** Search thread → server. */

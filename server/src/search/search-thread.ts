@@ -56,9 +56,8 @@ export class SearchThread implements SearchApi {
       if (this.#state === 'closed' || this.#state === 'failed') return;
       this.#fail({
         type: 'quire',
-        code: 'store-error',
+        code: 'unavailable',
         message: `The search thread stopped (${why}); see the server log.`,
-        status: 500,
       });
     };
     this.#worker.on('error', (err) => stopped(err.message));
@@ -86,7 +85,7 @@ export class SearchThread implements SearchApi {
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    const closing = new QuireError('store-error', 'The server is shutting down; search is closed.', 503);
+    const closing = new QuireError('unavailable', 'The server is shutting down; search is closed.');
     for (const pending of this.#pending.values()) pending.reject(closing);
     this.#pending.clear();
     await this.#worker.terminate();
@@ -95,9 +94,7 @@ export class SearchThread implements SearchApi {
   #call(body: RequestBody): Promise<SearchReply & { kind: 'answer' }> {
     if (this.#failure) return Promise.reject(toError(this.#failure));
     if (this.#state === 'closed') {
-      return Promise.reject(
-        new QuireError('store-error', 'The server is shutting down; search is closed.', 503),
-      );
+      return Promise.reject(new QuireError('unavailable', 'The server is shutting down; search is closed.'));
     }
     const seq = ++this.#seq;
     return new Promise((resolve, reject) => {
@@ -124,5 +121,5 @@ export class SearchThread implements SearchApi {
 
 function toError(error: SearchErrorData): QuireError | CoreError {
   if (error.type === 'core') return new CoreError(error.code, error.message);
-  return new QuireError(error.code, error.message, error.status);
+  return new QuireError(error.code, error.message);
 }

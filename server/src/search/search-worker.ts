@@ -23,10 +23,9 @@ if (!port) throw new Error('search-worker.ts runs as a worker thread; SearchThre
 const post = (reply: SearchReply) => port.postMessage(reply);
 
 function errorData(err: unknown): SearchErrorData {
-  if (err instanceof QuireError)
-    return { type: 'quire', code: err.code, message: err.message, status: err.status };
+  if (err instanceof QuireError) return { type: 'quire', code: err.code, message: err.message };
   if (err instanceof CoreError) return { type: 'core', code: err.code, message: err.message };
-  return { type: 'quire', code: 'store-error', message: `Search failed: ${errorMessage(err)}`, status: 500 };
+  return { type: 'quire', code: 'store-error', message: `Search failed: ${errorMessage(err)}` };
 }
 
 const { dbPath } = workerData as SearchWorkerData;

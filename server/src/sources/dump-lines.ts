@@ -48,7 +48,7 @@ export function parseDumpLine(line: string): RawPaper {
 }
 
 function badLine(reason: string): QuireError {
-  return new QuireError('bad-input', `Cannot import this dump line: ${reason}.`, 400);
+  return new QuireError('bad-input', `Cannot import this dump line: ${reason}.`);
 }
 
 function fromListing(r: Json): RawPaper {

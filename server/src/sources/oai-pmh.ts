@@ -112,7 +112,6 @@ function readRecord(record: unknown, page: OaiPage, source: string): void {
       `${source}: record ${identifier || '(no identifier)'} has ${
         found.length > 0 ? `metadata <${found.join('>, <')}>` : 'no metadata'
       }; Quire reads metadataPrefix arXiv, arXivRaw or oai_dc.`,
-      502,
     );
   }
   page.records.push({

@@ -51,7 +51,7 @@ export function parseRssFeed(xml: string, source = 'the arXiv RSS feed'): RssFee
   const { node: rss } = parseXmlDocument(parser, xml, { source, kind: 'an RSS feed', roots: ['rss'] });
   const channel = child(rss, 'channel');
   if (channel === undefined) {
-    throw new QuireError('malformed-xml', `${source} has no <channel>; it is not an arXiv RSS feed.`, 502);
+    throw new QuireError('malformed-xml', `${source} has no <channel>; it is not an arXiv RSS feed.`);
   }
   const channelDay = dayOf(child(channel, 'pubDate')) ?? dayOf(child(channel, 'lastBuildDate'));
   const feed: RssFeed = { title: line(child(channel, 'title')), pubDate: channelDay, items: [], skipped: 0 };
@@ -67,7 +67,6 @@ export function parseRssFeed(xml: string, source = 'the arXiv RSS feed'): RssFee
       throw new QuireError(
         'malformed-xml',
         `${source} dates neither its items nor its channel, so the listing day is unknown; it is not an arXiv listing feed.`,
-        502,
       );
     }
     feed.items.push({ announceType, listingDate, paper: itemToPaper(item, announceType, listingDate) });

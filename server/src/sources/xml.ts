@@ -108,7 +108,7 @@ function endsWithRootClose(xml: string, roots: readonly string[]): boolean {
 }
 
 function malformed(message: string, cause?: unknown): QuireError {
-  return new QuireError('malformed-xml', message, 502, cause === undefined ? undefined : { cause });
+  return new QuireError('malformed-xml', message, cause === undefined ? undefined : { cause });
 }
 
 export function isObject(node: unknown): node is XmlObject {

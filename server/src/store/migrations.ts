@@ -332,7 +332,6 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       throw new QuireError(
         'store-error',
         `Schema migration ${version + 1} (${step.name}) failed on ${db.name}: ${errorMessage(err)}`,
-        500,
         { cause: err },
       );
     }

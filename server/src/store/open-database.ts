@@ -23,7 +23,6 @@ export function openDatabase(path: string): Database {
       throw new QuireError(
         'store-error',
         `Cannot create the folder for the database ${path}: ${errorMessage(err)}`,
-        500,
         { cause: err },
       );
     }
@@ -35,7 +34,7 @@ export function openDatabase(path: string): Database {
     if (path !== MEMORY && !existsSync(path)) writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
     db = new BetterSqlite3(path);
   } catch (err) {
-    throw new QuireError('store-error', `Cannot open the database ${path}: ${errorMessage(err)}`, 500, {
+    throw new QuireError('store-error', `Cannot open the database ${path}: ${errorMessage(err)}`, {
       cause: err,
     });
   }
@@ -49,7 +48,7 @@ export function openDatabase(path: string): Database {
   } catch (err) {
     db.close();
     if (err instanceof QuireError) throw err;
-    throw new QuireError('store-error', `Cannot prepare the database ${path}: ${errorMessage(err)}`, 500, {
+    throw new QuireError('store-error', `Cannot prepare the database ${path}: ${errorMessage(err)}`, {
       cause: err,
     });
   }
@@ -66,14 +65,9 @@ export function openReadOnlyDatabase(path: string): Database {
     db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   } catch (err) {
-    throw new QuireError(
-      'store-error',
-      `Cannot open the database ${path} to read: ${errorMessage(err)}`,
-      500,
-      {
-        cause: err,
-      },
-    );
+    throw new QuireError('store-error', `Cannot open the database ${path} to read: ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
   return db;
 }

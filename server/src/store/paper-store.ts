@@ -113,7 +113,6 @@ export class PaperStore {
           throw new QuireError(
             'store-error',
             `Storing a batch of ${papers.length} papers failed at ${describe(paper)}, so none of the batch was stored: ${errorMessage(err)}`,
-            500,
             { cause: err },
           );
         }
