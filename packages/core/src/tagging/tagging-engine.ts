@@ -193,7 +193,14 @@ export class CompiledTaxonomy {
     return this.selection.choose(passing);
   }
 
-  /** The broad topic of the paper's primary category, for a paper no topic fits (see fallbackCategories). */
+  /**
+   * The broad topic of the paper's primary category, for a paper no topic fits (see fallbackCategories).
+   * It earns its place (issue 9, development judgments): readers agree with 12 of the 16 such tags on the
+   * taxonomy-wide papers, and without it 7.5% of the corpus is bare instead of 4.2% (cross-validated
+   * precision of one tag per paper 0.893 instead of 0.888, at 7.3% bare instead of 4.0%). Withholding it
+   * from papers cross-listed in another fallback field would drop the only two wrong Machine Learning
+   * ones, but two cases are too few to carve a rule from.
+   */
   private fallback(paper: TaggablePaper): PaperTag[] {
     const primary = paper.categories[0];
     if (primary === undefined) return [];
