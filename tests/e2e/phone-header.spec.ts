@@ -105,6 +105,19 @@ test('on a phone the header is one row, with a long group name, search as an ico
   await expect(page.getByRole('heading', { name: LONG_NAME, level: 1 })).toBeVisible();
   await expect(syncState(page)).toHaveAttribute('data-state', 'synced');
   await expectOneRow(page, 'group page');
+  // Every section tab shows its whole label inside the screen (they wrap rather than scroll off the edge).
+  const tabs = page.getByRole('tab');
+  await expect(tabs).toHaveCount(8);
+  for (const tab of await tabs.all()) {
+    const label = (await tab.textContent())?.trim() ?? '';
+    const box = await tab.boundingBox();
+    expect(box, `tab "${label}" is laid out`).not.toBeNull();
+    expect(box?.x ?? -1, `tab "${label}" starts inside the screen`).toBeGreaterThanOrEqual(0);
+    expect(
+      (box?.x ?? 0) + (box?.width ?? Infinity),
+      `tab "${label}" ends inside the screen`,
+    ).toBeLessThanOrEqual(PHONE.width);
+  }
   await page.screenshot({ path: shot('phone-header-group.png') });
 
   // Search: the icon opens the box over the row; typing opens the search page.
