@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileForCollection, type TaggablePaper } from '../tagging/tagging-engine.ts';
+import { compileForCollection } from '../tagging/collection-stats.ts';
+import type { TaggablePaper } from '../tagging/tagging-engine.ts';
 import { customTopicSpec, customTopicsTaxonomy } from './custom-topic-tagging.ts';
 import {
   addCustomTopicExemplar,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.ts';
 import { withAncestors } from './tag-hierarchy.ts';
-import { compileTaxonomy, documentFrequencies, type TaggablePaper } from './tagging-engine.ts';
+import { documentFrequencies } from './collection-stats.ts';
+import { compileTaxonomy, type TaggablePaper } from './tagging-engine.ts';
 import { loadTaxonomy, topicDefinitionHash } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
 
