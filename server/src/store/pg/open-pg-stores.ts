@@ -7,7 +7,7 @@ import { PgGroupStore } from './pg-group-store.ts';
 import { PgInviteStore } from './pg-invite-store.ts';
 import { migratePg } from './pg-migrations.ts';
 import { openPgPool } from './pg-pool.ts';
-import { PgUpdateLog } from './pg-update-log.ts';
+import { PgUpdateLog, type SharedUpdateLog } from './pg-update-log.ts';
 
 /**
  * The part of the store PostgreSQL holds so far (issue 13, first slice): groups, invites, calendar feeds
@@ -22,8 +22,14 @@ export interface PgGroupStores {
   close(): Promise<void>;
 }
 
+/** The group stores as one node of several uses them. */
+export interface PgNodeStores extends PgGroupStores {
+  /** The same update log, with what nodes sharing it need (catch-up, heads, compaction that can skip). */
+  sharedUpdates: SharedUpdateLog;
+}
+
 /** Connects to `url` (postgres://…), migrates its schema, and answers the group stores over one pool. */
-export async function openPgGroupStores(url: string): Promise<PgGroupStores> {
+export async function openPgGroupStores(url: string): Promise<PgNodeStores> {
   const pool = await openPgPool(url);
   try {
     await migratePg(pool);
@@ -31,10 +37,12 @@ export async function openPgGroupStores(url: string): Promise<PgGroupStores> {
     await pool.end().catch(() => {});
     throw err;
   }
+  const updates = new PgUpdateLog(pool);
   return {
     groups: new PgGroupStore(pool),
     invites: new PgInviteStore(pool),
-    groupUpdates: new PgUpdateLog(pool),
+    groupUpdates: updates,
+    sharedUpdates: updates,
     calendarFeeds: new PgCalendarFeedStore(pool),
     close: () => pool.end(),
   };

@@ -10,7 +10,8 @@ import { bytea, inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
  *
  * Several nodes: an append bumps the group row's update_seq and writes the row under that number in one
  * statement, holding the group row's lock until it commits, so a group's rows commit in number order.
- * Compaction takes the same row lock (FOR UPDATE), so no two nodes compact one group at once and no append
+ * Compaction takes the same row lock (FOR UPDATE), after an advisory try-lock on the group (a node finding
+ * it held skips), so no two nodes compact one group at once and no append
  * of the group commits in the middle of one. A node's document holds only the rows it loaded and its own
  * appends, not another node's appends since, so compaction does not trust the merged state it is handed
  * alone: it merges every row it deletes into it, under the lock, and nothing is lost whichever node compacts.
@@ -26,6 +27,14 @@ const SELECT_UPDATES_THROUGH = `
 const COUNT_UPDATES = `SELECT count(*)::integer AS n FROM group_updates WHERE group_id = $1`;
 const LOCK_GROUP_LOG = `SELECT update_seq FROM groups WHERE id = $1 FOR UPDATE`;
 const DELETE_THROUGH = `DELETE FROM group_updates WHERE group_id = $1 AND seq <= $2`;
+const SELECT_UPDATES_AFTER = `
+  SELECT seq, data FROM group_updates WHERE group_id = $1 AND seq > $2 ORDER BY seq`;
+const SELECT_HEADS = `SELECT id, update_seq FROM groups WHERE id = ANY($1::text[])`;
+// Taken before the row lock and given up at once when held: a node finding another compacting the group
+// skips its own compaction instead of waiting to redo the same work (the rows it would merge are being
+// merged). Released with the transaction.
+const TRY_LOCK_COMPACTION = `
+  SELECT pg_try_advisory_xact_lock(hashtextextended('quire:compact:' || $1, 0)) AS locked`;
 
 interface UpdateRow {
   seq: string; // bigint, which pg hands over as text
@@ -39,8 +48,21 @@ function noGroup(groupId: string): QuireError {
   );
 }
 
+/** What nodes sharing one log need beyond the single-node contract (sync across nodes, issue 13). */
+export interface SharedUpdateLog extends UpdateLog {
+  /** The group's rows numbered after `seq`, oldest first: every change committed after it. */
+  after(groupId: string, seq: number): Promise<StoredUpdate[]>;
+  /** The newest row number of each group (0 before its first update); groups not found are left out. */
+  heads(groupIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * `replaceThrough` that says what happened: the number of the merged row, or null when another node
+   * was compacting the group at that moment (nothing was changed).
+   */
+  compactThrough(groupId: string, throughId: number, merged: Uint8Array): Promise<number | null>;
+}
+
 /** The per-group log of Yjs updates on PostgreSQL (same contract as SqliteUpdateLog). */
-export class PgUpdateLog implements UpdateLog {
+export class PgUpdateLog implements SharedUpdateLog {
   constructor(private readonly pool: PgPool) {}
 
   async load(groupId: string): Promise<StoredUpdate[]> {
@@ -58,14 +80,33 @@ export class PgUpdateLog implements UpdateLog {
   }
 
   async replaceThrough(groupId: string, throughId: number, merged: Uint8Array): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
+    await this.compactThrough(groupId, throughId, merged);
+  }
+
+  compactThrough(groupId: string, throughId: number, merged: Uint8Array): Promise<number | null> {
+    return inTransaction(this.pool, async (client) => {
+      const lock = await client.query<{ locked: boolean }>(TRY_LOCK_COMPACTION, [groupId]);
+      if (!lock.rows[0]?.locked) return null;
       const head = await client.query(LOCK_GROUP_LOG, [groupId]);
       if (head.rowCount === 0) throw noGroup(groupId);
       const { rows } = await client.query<UpdateRow>(SELECT_UPDATES_THROUGH, [groupId, throughId]);
       const whole = mergeInto(merged, rows);
       await client.query(DELETE_THROUGH, [groupId, throughId]);
-      await appendOn(client, groupId, whole);
+      return appendOn(client, groupId, whole);
     });
+  }
+
+  async after(groupId: string, seq: number): Promise<StoredUpdate[]> {
+    const { rows } = await this.pool.query<UpdateRow>(SELECT_UPDATES_AFTER, [groupId, seq]);
+    return rows.map((r) => ({ id: Number(r.seq), data: r.data }));
+  }
+
+  async heads(groupIds: readonly string[]): Promise<Map<string, number>> {
+    const heads = new Map<string, number>();
+    if (groupIds.length === 0) return heads;
+    const { rows } = await this.pool.query<{ id: string; update_seq: string }>(SELECT_HEADS, [groupIds]);
+    for (const r of rows) heads.set(r.id, Number(r.update_seq));
+    return heads;
   }
 }
 
