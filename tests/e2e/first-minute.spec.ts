@@ -52,13 +52,13 @@ test('a new visitor is offered a group; the invite shows the group and its role 
   await box.fill(readOnlyLink);
   await welcome.getByRole('button', { name: 'Open the invite' }).click();
 
-  // The join page: group, role and the sender line, before anything is typed.
+  // The join page: group, role and who invited, before anything is typed.
   await expect(b).toHaveURL(new RegExp(`/join#${groupId}\\.`));
   const preview = b.getByTestId('join-preview');
   await expect(preview.getByTestId('join-group-name')).toHaveText(GROUP);
   await expect(preview).toHaveAttribute('data-role', 'read-only');
   await expect(preview.getByTestId('join-role')).toContainText('Read-only');
-  await expect(preview.getByTestId('join-invited-by')).toContainText('does not say who sent it');
+  await expect(preview.getByTestId('join-invited-by')).toHaveText('Ada invited you to join');
   await expect(b.getByLabel('Your name in the group')).toHaveValue('');
   await b.screenshot({ path: shot('first-minute-join-preview.png') });
 

@@ -50,8 +50,8 @@ async function send(
 const preview = (groupId: string, token: string): Promise<Answer> =>
   send(app, 'POST', '/api/invites/preview', { groupId, token });
 
-async function create(name: string): Promise<CreatedGroupDto> {
-  const answer = await send(app, 'POST', '/api/groups', { name });
+async function create(name: string, memberName?: string): Promise<CreatedGroupDto> {
+  const answer = await send(app, 'POST', '/api/groups', { name, memberName });
   expect(answer.status).toBe(201);
   return answer.body as unknown as CreatedGroupDto;
 }
@@ -69,6 +69,54 @@ describe('POST /api/invites/preview', () => {
       groupName: 'Agents RL Reading Group',
       role: 'read-only',
     } satisfies InvitePreviewDto);
+  });
+
+  it('says who invited: the name the group’s maker gave, and the name of whoever made a later invite', async () => {
+    const group = await create('Ana’s group', '  Ana  ');
+    for (const role of ['read-write', 'read-only'] as const) {
+      expect((await preview(group.id, token(group, role))).body).toEqual({
+        groupName: 'Ana’s group',
+        role,
+        invitedBy: 'Ana',
+      } satisfies InvitePreviewDto);
+    }
+    const auth = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token(group, 'read-write')}`,
+    };
+    const made = await send(
+      app,
+      'POST',
+      `/api/groups/${group.id}/invites`,
+      { role: 'read-only', memberName: 'Ben' },
+      auth,
+    );
+    expect(made.status).toBe(201);
+    expect((await preview(group.id, String(made.body.token))).body.invitedBy).toBe('Ben');
+    // A client that gives no name (the CLI, an older page) makes an invite that stays quiet about it.
+    const quiet = await send(app, 'POST', `/api/groups/${group.id}/invites`, { role: 'read-write' }, auth);
+    expect((await preview(group.id, String(quiet.body.token))).body).toEqual({
+      groupName: 'Ana’s group',
+      role: 'read-write',
+    });
+  });
+
+  it('refuses a name that is empty, too long or not text, saying which field', async () => {
+    for (const memberName of ['   ', 'x'.repeat(81), 42]) {
+      const answer = await send(app, 'POST', '/api/groups', { name: 'Named', memberName });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toMatch(/"memberName"/);
+    }
+    const group = await create('Named');
+    const answer = await send(
+      app,
+      'POST',
+      `/api/groups/${group.id}/invites`,
+      { role: 'read-only', memberName: '' },
+      { 'content-type': 'application/json', authorization: `Bearer ${token(group, 'read-write')}` },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/"memberName"/);
   });
 
   it('gives one 404 for an unknown secret, a secret of another group, an unknown group and a malformed secret', async () => {

@@ -29,6 +29,8 @@ export interface GroupRoutesOptions {
 }
 
 const MAX_NAME_LENGTH = 120;
+/** As core's member names (group/members.ts). */
+const MAX_MEMBER_NAME_LENGTH = 80;
 /** Enough for a lab starting its groups (and the sync benchmark's 20); not for a script making thousands. */
 export const DEFAULT_CREATE_LIMIT: RateLimitOptions = { perHour: 120, burst: 30 };
 /** More tokens than a person plausibly holds; bounds the work of one request. */
@@ -53,7 +55,7 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
         `Send the group's name as {"name": "…"}, 1 to ${MAX_NAME_LENGTH} characters.`,
       );
     }
-    const { group, invites } = await groups.createGroup(name);
+    const { group, invites } = await groups.createGroup(name, memberName(body));
     const created: CreatedGroupDto = { ...groupDto(group), invites: invites.map(createdInviteDto) };
     return c.json(created, 201);
   });
@@ -86,14 +88,16 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
 
   app.post('/:id/invites', async (c) => {
     const groupId = await requireWriter(c, groups);
-    const { role } = await jsonBody(c);
+    const body = await jsonBody(c);
+    const { role } = body;
     if (!INVITE_ROLES.includes(role as InviteRole)) {
       throw new QuireError(
         'bad-input',
         `Send the new invite's role as {"role": "read-write"} or {"role": "read-only"}.`,
       );
     }
-    return c.json(createdInviteDto(await groups.createInvite(groupId, role as InviteRole)), 201);
+    const made = await groups.createInvite(groupId, role as InviteRole, memberName(body));
+    return c.json(createdInviteDto(made), 201);
   });
 
   app.get('/:id/invites', async (c) => {
@@ -140,6 +144,24 @@ async function requireWriter(c: Context, groups: GroupService): Promise<string> 
     throw new QuireError('forbidden', `A read-only invite cannot manage invites; ${how}.`);
   }
   return groupId;
+}
+
+/**
+ * The name the requester has in the group (`memberName`), recorded on the invites they make so the join page
+ * can say who invited; null when left out. It is for people to read, like members' names in the group
+ * document: any read-write member may write those too, so nothing is decided by it.
+ */
+function memberName(body: Record<string, unknown>): string | null {
+  const given = body.memberName;
+  if (given === undefined || given === null) return null;
+  const name = typeof given === 'string' ? given.trim() : '';
+  if (name.length === 0 || name.length > MAX_MEMBER_NAME_LENGTH) {
+    throw new QuireError(
+      'bad-input',
+      `Send your name in the group as {"memberName": "…"}, 1 to ${MAX_MEMBER_NAME_LENGTH} characters, or leave it out.`,
+    );
+  }
+  return name;
 }
 
 async function jsonBody(c: Context): Promise<Record<string, unknown>> {

@@ -17,8 +17,8 @@ export interface InvitePreviewRoutesOptions {
 export const DEFAULT_PREVIEW_LIMIT: RateLimitOptions = { perHour: 1200, burst: 120 };
 
 /**
- * What an invite opens, for the join page before the person gives their name: the group's name and the
- * invite's role, nothing else. Mounted at /api/invites. The secret travels in a POST body, never in a URL
+ * What an invite opens, for the join page before the person gives their name: the group's name, the
+ * invite's role and who made it (when they gave their name), nothing else. Mounted at /api/invites. The secret travels in a POST body, never in a URL
  * (URLs land in server and proxy logs). A secret this server never issued, one of another group and a
  * group that does not exist all get the same 404 after the same two look-ups, so the answer says nothing
  * about which part was wrong; a revoked invite is told apart (401) because only its holder can ask.
@@ -46,6 +46,7 @@ export function invitePreviewRoutes(options: InvitePreviewRoutesOptions): Hono {
         throw new QuireError('unauthorized', `This invite was revoked on ${invite.revokedAt}.`);
       }
       const preview: InvitePreviewDto = { groupName: group.name, role: invite.role };
+      if (invite.invitedBy !== null) preview.invitedBy = invite.invitedBy;
       return c.json(preview);
     },
   );

@@ -1,5 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { INSERT_INVITE, type InviteRow } from './invite-store.ts';
+import {
+  INSERT_INVITE,
+  insertInviteValues,
+  type InsertInviteValues,
+  type InviteRow,
+} from './invite-store.ts';
 import { settled } from './settled.ts';
 
 export interface GroupEntity {
@@ -23,11 +28,11 @@ export class SqliteGroupStore implements GroupStore {
 
   constructor(db: Database) {
     const insertGroup = db.prepare<[string, string, string]>(INSERT_GROUP);
-    const insertInvite = db.prepare<[string, string, string, Buffer, string]>(INSERT_INVITE);
+    const insertInvite = db.prepare<InsertInviteValues>(INSERT_INVITE);
     this.#selectGroup = db.prepare(SELECT_GROUP);
     this.#create = db.transaction((group: GroupEntity, invites: readonly InviteRow[]) => {
       insertGroup.run(group.id, group.name, group.createdAt);
-      for (const i of invites) insertInvite.run(i.id, group.id, i.role, i.tokenHash, i.createdAt);
+      for (const i of invites) insertInvite.run(...insertInviteValues(group.id, i));
     });
   }
 

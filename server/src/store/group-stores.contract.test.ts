@@ -89,6 +89,7 @@ const invite = (role: InviteRow['role'], at: string): InviteRow => ({
   role,
   tokenHash: hash(randomUUID()),
   createdAt: at,
+  invitedBy: null,
 });
 
 function anEdit(text: string): Uint8Array {
@@ -147,7 +148,29 @@ describe.each(ENGINES)('group stores on $name', (engine) => {
         role: 'read-only',
         createdAt: second.createdAt,
         revokedAt: null,
+        invitedBy: null,
       });
+    });
+
+    it('keeps who made an invite, as given, through every way of reading it back', async () => {
+      const groupId = randomUUID();
+      const first = { ...invite('read-write', '2026-12-01T10:00:00.000Z'), invitedBy: 'Ana' };
+      await stores.groups.create({ id: groupId, name: 'Agents', createdAt: first.createdAt }, [first]);
+      const later = { ...invite('read-only', '2026-12-02T10:00:00.000Z'), invitedBy: 'Zoë Ñúñez 李' };
+      const nameless = invite('read-only', '2026-12-03T10:00:00.000Z');
+      await stores.invites.add(groupId, later);
+      await stores.invites.add(groupId, nameless);
+
+      expect((await stores.invites.byHash(first.tokenHash))?.invitedBy).toBe('Ana');
+      expect((await stores.invites.get(groupId, later.id))?.invitedBy).toBe('Zoë Ñúñez 李');
+      expect((await stores.invites.list(groupId)).map((i) => i.invitedBy)).toEqual([
+        'Ana',
+        'Zoë Ñúñez 李',
+        null,
+      ]);
+      expect((await stores.invites.revoke(groupId, later.id, '2026-12-04T00:00:00.000Z'))?.invitedBy).toBe(
+        'Zoë Ñúñez 李',
+      );
     });
 
     it('writes no group when one of its invites is refused (a secret already in use)', async () => {

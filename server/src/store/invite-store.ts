@@ -10,6 +10,8 @@ export interface InviteEntity {
   role: InviteRole;
   createdAt: string;
   revokedAt: string | null;
+  /** The display name the invite's maker gave; null for older invites and makers who gave none. */
+  invitedBy: string | null;
 }
 
 /** An invite as written: only the hash of its secret is kept. */
@@ -18,16 +20,26 @@ export interface InviteRow {
   role: InviteRole;
   tokenHash: Buffer;
   createdAt: string;
+  invitedBy: string | null;
 }
 
 export const INSERT_INVITE = `
-  INSERT INTO group_invites (id, group_id, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)`;
-const INVITE_COLUMNS = `id, group_id AS groupId, role, created_at AS createdAt, revoked_at AS revokedAt`;
+  INSERT INTO group_invites (id, group_id, role, token_hash, created_at, invited_by)
+  VALUES (?, ?, ?, ?, ?, ?)`;
+const INVITE_COLUMNS = `
+  id, group_id AS groupId, role, created_at AS createdAt, revoked_at AS revokedAt, invited_by AS invitedBy`;
 const SELECT_INVITE_BY_HASH = `SELECT ${INVITE_COLUMNS} FROM group_invites WHERE token_hash = ?`;
 const SELECT_INVITE = `SELECT ${INVITE_COLUMNS} FROM group_invites WHERE group_id = ? AND id = ?`;
 const SELECT_INVITES = `SELECT ${INVITE_COLUMNS} FROM group_invites WHERE group_id = ? ORDER BY created_at, id`;
 const REVOKE_INVITE = `
   UPDATE group_invites SET revoked_at = ? WHERE group_id = ? AND id = ? AND revoked_at IS NULL`;
+
+/** INSERT_INVITE's parameters, in order (both engines' statements take the same). */
+export type InsertInviteValues = [string, string, InviteRole, Buffer, string, string | null];
+
+export function insertInviteValues(groupId: string, invite: InviteRow): InsertInviteValues {
+  return [invite.id, groupId, invite.role, invite.tokenHash, invite.createdAt, invite.invitedBy];
+}
 
 /** The invite capabilities of groups, found by the hash of their secret. */
 export interface InviteStore {
@@ -40,7 +52,7 @@ export interface InviteStore {
 }
 
 export class SqliteInviteStore implements InviteStore {
-  readonly #insert: Statement<[string, string, InviteRole, Buffer, string]>;
+  readonly #insert: Statement<InsertInviteValues>;
   readonly #byHash: Statement<[Buffer], InviteEntity>;
   readonly #get: Statement<[string, string], InviteEntity>;
   readonly #list: Statement<[string], InviteEntity>;
@@ -56,7 +68,7 @@ export class SqliteInviteStore implements InviteStore {
 
   add(groupId: string, invite: InviteRow): Promise<void> {
     return settled(() => {
-      this.#insert.run(invite.id, groupId, invite.role, invite.tokenHash, invite.createdAt);
+      this.#insert.run(...insertInviteValues(groupId, invite));
     });
   }
 

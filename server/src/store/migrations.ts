@@ -281,6 +281,11 @@ WHEN OLD.topic IS NOT NEW.topic OR OLD.listing_date IS NOT NEW.listing_date BEGI
 END;
 `;
 
+// Who made an invite, so the join page can say "Ana invited you": the display name the maker gave, like
+// members' names for people to read, never for access. NULL for invites made before this and by clients
+// that give none; the join page then names nobody.
+const INVITE_INVITER = `ALTER TABLE group_invites ADD COLUMN invited_by TEXT;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'create-papers', sql: CREATE_PAPERS },
   { name: 'create-harvest-state', sql: CREATE_HARVEST_STATE },
@@ -290,6 +295,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'topic-counts', sql: TOPIC_COUNTS },
   { name: 'search-index', sql: CREATE_SEARCH_INDEX },
   { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
+  { name: 'invite-inviter', sql: INVITE_INVITER },
 ];
 
 export interface MigrationResult {

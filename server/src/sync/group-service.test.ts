@@ -41,7 +41,7 @@ describe('GroupService.authorize', () => {
     if (!taken) throw new Error('createGroup made no invites');
     // A second group whose invite reuses a stored invite's id: the invite is refused, so the group is too.
     const second = { id: 'second-group', name: 'H', createdAt: group.createdAt };
-    const row = { id: taken.id, role: taken.role, tokenHash: Buffer.alloc(32), createdAt: taken.createdAt };
+    const row = { ...taken, tokenHash: Buffer.alloc(32) };
     await expect(store.groups.create(second, [row])).rejects.toThrow();
     expect(await groups.group(second.id)).toBeNull();
     expect(await groups.group(group.id)).toEqual(group);

@@ -33,10 +33,16 @@ export class GroupService {
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** A new group with one read-write and one read-only invite, written together. */
-  async createGroup(name: string): Promise<{ group: GroupEntity; invites: NewInviteEntity[] }> {
+  /**
+   * A new group with one read-write and one read-only invite, written together. `invitedBy` is the name
+   * its maker gives themselves in the group, recorded on both invites for the join page.
+   */
+  async createGroup(
+    name: string,
+    invitedBy: string | null = null,
+  ): Promise<{ group: GroupEntity; invites: NewInviteEntity[] }> {
     const group: GroupEntity = { id: newId(), name, createdAt: this.#now().toISOString() };
-    const made = INVITE_ROLES.map((role) => this.#newInvite(role));
+    const made = INVITE_ROLES.map((role) => this.#newInvite(role, invitedBy));
     await this.groups.create(
       group,
       made.map((m) => m.row),
@@ -48,8 +54,13 @@ export class GroupService {
     return this.groups.get(id);
   }
 
-  async createInvite(groupId: string, role: InviteRole): Promise<NewInviteEntity> {
-    const { row, token } = this.#newInvite(role);
+  /** `invitedBy`: the maker's name in the group, for the join page (null when they gave none). */
+  async createInvite(
+    groupId: string,
+    role: InviteRole,
+    invitedBy: string | null = null,
+  ): Promise<NewInviteEntity> {
+    const { row, token } = this.#newInvite(role, invitedBy);
     await this.invitesStore.add(groupId, row);
     return this.#created(groupId, row, token);
   }
@@ -87,19 +98,21 @@ export class GroupService {
     return { ok: true, group, invite };
   }
 
-  #newInvite(role: InviteRole): { row: InviteRow; token: string } {
+  #newInvite(role: InviteRole, invitedBy: string | null): { row: InviteRow; token: string } {
     const token = newInviteToken();
     const row: InviteRow = {
       id: newId(9),
       role,
       tokenHash: hashInviteToken(token),
       createdAt: this.#now().toISOString(),
+      invitedBy,
     };
     return { row, token };
   }
 
   #created(groupId: string, row: InviteRow, token: string): NewInviteEntity {
-    return { id: row.id, groupId, role: row.role, createdAt: row.createdAt, revokedAt: null, token };
+    const { id, role, createdAt, invitedBy } = row;
+    return { id, groupId, role, createdAt, revokedAt: null, invitedBy, token };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { GroupEntity, GroupStore } from '../group-store.ts';
-import type { InviteRow } from '../invite-store.ts';
+import { insertInviteValues, type InviteRow } from '../invite-store.ts';
 import { INSERT_INVITE } from './pg-invite-store.ts';
 import { inTransaction, type PgPool } from './pg-pool.ts';
 
@@ -13,9 +13,7 @@ export class PgGroupStore implements GroupStore {
   async create(group: GroupEntity, invites: readonly InviteRow[]): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       await client.query(INSERT_GROUP, [group.id, group.name, group.createdAt]);
-      for (const i of invites) {
-        await client.query(INSERT_INVITE, [i.id, group.id, i.role, i.tokenHash, i.createdAt]);
-      }
+      for (const i of invites) await client.query(INSERT_INVITE, insertInviteValues(group.id, i));
     });
   }
 

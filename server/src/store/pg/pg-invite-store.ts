@@ -1,10 +1,12 @@
-import type { InviteEntity, InviteRole, InviteRow, InviteStore } from '../invite-store.ts';
+import { insertInviteValues, type InviteEntity, type InviteRow, type InviteStore } from '../invite-store.ts';
 import type { PgPool } from './pg-pool.ts';
 
 export const INSERT_INVITE = `
-  INSERT INTO group_invites (id, group_id, role, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)`;
+  INSERT INTO group_invites (id, group_id, role, token_hash, created_at, invited_by)
+  VALUES ($1, $2, $3, $4, $5, $6)`;
 const INVITE_COLUMNS = `
-  id, group_id AS "groupId", role, created_at AS "createdAt", revoked_at AS "revokedAt"`;
+  id, group_id AS "groupId", role, created_at AS "createdAt", revoked_at AS "revokedAt",
+  invited_by AS "invitedBy"`;
 const SELECT_INVITE_BY_HASH = `SELECT ${INVITE_COLUMNS} FROM group_invites WHERE token_hash = $1`;
 const SELECT_INVITES = `
   SELECT ${INVITE_COLUMNS} FROM group_invites WHERE group_id = $1 ORDER BY created_at, id`;
@@ -26,14 +28,7 @@ export class PgInviteStore implements InviteStore {
   constructor(private readonly pool: PgPool) {}
 
   async add(groupId: string, invite: InviteRow): Promise<void> {
-    const values: [string, string, InviteRole, Buffer, string] = [
-      invite.id,
-      groupId,
-      invite.role,
-      invite.tokenHash,
-      invite.createdAt,
-    ];
-    await this.pool.query(INSERT_INVITE, values);
+    await this.pool.query(INSERT_INVITE, insertInviteValues(groupId, invite));
   }
 
   async byHash(tokenHash: Buffer): Promise<InviteEntity | null> {

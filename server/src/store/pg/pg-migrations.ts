@@ -51,9 +51,13 @@ CREATE TABLE calendar_feeds (
 CREATE INDEX calendar_feeds_group ON calendar_feeds (group_id);
 `;
 
+// The inviter's display name, as on SQLite (migrations.ts): NULL for older invites and nameless makers.
+const INVITE_INVITER = `ALTER TABLE group_invites ADD COLUMN invited_by text;`;
+
 export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'create-group-sync', sql: CREATE_GROUP_SYNC },
   { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
+  { name: 'invite-inviter', sql: INVITE_INVITER },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

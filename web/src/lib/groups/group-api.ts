@@ -61,8 +61,14 @@ async function call<T>(fetchFn: Fetch, { method, path, body, token, doing }: Cal
   );
 }
 
-export function createGroup(fetchFn: Fetch, name: string): Promise<CreatedGroupDto> {
-  return call(fetchFn, { method: 'POST', path: '/api/groups', body: { name }, doing: 'create the group' });
+/** `memberName`: the maker's name in the group, which its invites carry to the join page ("Ana invited you"). */
+export function createGroup(fetchFn: Fetch, name: string, memberName?: string): Promise<CreatedGroupDto> {
+  return call(fetchFn, {
+    method: 'POST',
+    path: '/api/groups',
+    body: { name, memberName },
+    doing: 'create the group',
+  });
 }
 
 /** Which of these invite tokens still open a group, and which were revoked or never existed. */
@@ -94,11 +100,12 @@ export function createInvite(
   groupId: string,
   token: string,
   role: InviteRole,
+  memberName?: string,
 ): Promise<CreatedInviteDto> {
   return call(fetchFn, {
     method: 'POST',
     path: invitesPath(groupId),
-    body: { role },
+    body: { role, memberName },
     token,
     doing: 'create the invite',
   });
