@@ -2,7 +2,7 @@
  * For reviewing topic definitions on development data only: `tsx tests/eval/dev-topic-check.ts
  * --topics a,b,c [--patch FILE]` tags the corpus with the built-in taxonomy, or with FILE's definitions
  * put in place of those topics' (a JSON object: slug → a whole `definition`), and prints, for each topic,
- * precision and recall on the development judgments (dev-set-taxonomy(-2), dev-set-a/b/c, test-set, dev-recall-2)
+ * precision and recall on the development judgments (dev-set-taxonomy(-2, -3), dev-set-a/b/c, test-set, dev-recall-2)
  * with every miss, and how many corpus papers it tags. It never reads the locked set.
  */
 import { readFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ const shownOf = (p: TaggablePaper) => {
   return s;
 };
 // Taxonomy-wide development papers: a topic no judge labelled for a paper does not apply to it.
-const wide = loadJudgments(/^dev-set-taxonomy(-2)?\.jsonl$/);
+const wide = loadJudgments(/^dev-set-taxonomy(-[23])?\.jsonl$/);
 const wideIds = new Set(wide.map((j) => j.paper));
 const label = new Map<string, boolean>();
 // Where judges differ (a pair judged twice), it counts as applying if any judge said so.

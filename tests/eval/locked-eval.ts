@@ -386,13 +386,33 @@ export function devTaxonomyFigures(
   }
   const p = wilson(right, tags);
   const r = wilson(found, inTopic);
+  // The locked set's own measure (one direct tag drawn per paper, the same seed), so the two compare like
+  // for like: every direct tag's precision weighs papers with many tags more.
+  const random = seededRandom(7);
+  let drawn = 0;
+  let drawnRight = 0;
+  for (const id of ids) {
+    const paper = byId.get(id);
+    const direct = paper ? predict.direct(paper) : [];
+    if (direct.length === 0) continue;
+    drawn++;
+    if (labels.get(`${id} ${direct[Math.floor(random() * direct.length)] ?? ''}`) === true) drawnRight++;
+  }
+  const one = wilson(drawnRight, drawn);
   console.log('');
   console.log(
     `${name}: ${ids.length} papers; every direct tag's precision ${formatInterval(p)} ` +
-      `(${tags} tags); recall of judged-in topics (with implied parents) ${formatInterval(r)} (${inTopic})`,
+      `(${tags} tags); one drawn tag per paper ${formatInterval(one)} (${drawn}); ` +
+      `recall of judged-in topics (with implied parents) ${formatInterval(r)} (${inTopic})`,
   );
   if (process.env.EVAL_VERBOSE) for (const m of misses.sort()) console.log(`  ${m}`);
-  return { papers: ids.length, precision: round3(p.p), recall: round3(r.p) };
+  return {
+    papers: ids.length,
+    precision: round3(p.p),
+    precisionLow: round3(p.low),
+    oneTagPrecision: round3(one.p),
+    recall: round3(r.p),
+  };
 }
 
 /**

@@ -196,6 +196,13 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     devTaxonomy2.length > 0
       ? devTaxonomyFigures(devTaxonomy2, byId, predictions, 'second taxonomy-wide development sample')
       : null;
+  // Drawn like the locked set's precision papers and judged strictly (borderline counts as out); left out
+  // of the calibration's fit, so its figure is less flattering than the two samples above.
+  const devTaxonomy3 = loadLocked(/^dev-set-taxonomy-3\.jsonl$/);
+  const devWide3 =
+    devTaxonomy3.length > 0
+      ? devTaxonomyFigures(devTaxonomy3, byId, predictions, 'third taxonomy-wide development sample')
+      : null;
   const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
   const devPools = devRecall2.length > 0 ? devRecallFigures(devRecall2, papers, predictions) : null;
   // While tuning, EVAL_DEV_ONLY=1 leaves the locked sets out: not even their aggregates are printed.
@@ -213,6 +220,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     tagsPerPaper: distribution,
     ...(devWide ? { devTaxonomy: devWide } : {}),
     ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
+    ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
     ...(devPools ? { devPools } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
     ...(rlAgentsWide ? { rlAgentsPool: rlAgentsWide } : {}),
