@@ -5,10 +5,23 @@
  * process and, with no warm-up, times what a first visitor meets: the first `GET /api/topics`, readiness,
  * 40 searches (cold, then again warm), every topic, related papers of 40 papers; last, `/api/ping` while
  * `quire import` of one more copy runs beside the server (its import, then its tagging). Everything it made is
- * deleted when it ends, failed or interrupted.
+ * deleted when it ends, failed or interrupted, unless `--keep <dir>` asked for the database to be kept there;
+ * `--reuse <dir>` then serves that database again without building anything, to iterate on the serving side.
+ * Both leave out the import of one more copy, so a kept database holds exactly N copies. "Cold" is then a fresh
+ * server over a file the OS may still cache from the last run, as it does right after a build.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, statfsSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,7 +62,25 @@ const s = (n: number): string => `${(n / 1000).toFixed(1)} s`;
 const lat = (l: Latency): string => `${ms(l.p50)} p50, ${ms(l.p95)} p95, ${ms(l.max)} max`;
 const say = (line: string): void => console.log(`scale: ${line}`);
 
-const USAGE = 'Usage: pnpm bench scale [--copies N]   (N copies of the corpus, default 1)';
+const USAGE =
+  'Usage: pnpm bench scale [--copies N] [--keep DIR | --reuse DIR]   (N copies of the corpus, default 1; ' +
+  '--keep builds in DIR and keeps the database there, --reuse serves the database a --keep left in DIR; ' +
+  'both skip the import of one more copy)';
+
+/** What a `--keep` folder holds besides the database, so `--reuse` knows what it serves. */
+const KEPT_FILE = 'scale-kept.json';
+
+interface KeptBuild {
+  copies: number;
+  papers: number;
+}
+
+interface ScaleOptions {
+  copies: number;
+  /** Build here and keep it (`--keep`), or serve what a --keep left here (`--reuse`); null: a temp folder. */
+  dir: string | null;
+  reuse: boolean;
+}
 
 /** Says why the bench will not run, and stops before anything is made: no stack trace for a wrong option. */
 function refuse(message: string): never {
@@ -57,18 +88,40 @@ function refuse(message: string): never {
   process.exit(2);
 }
 
-function parseCopies(args: readonly string[]): number {
-  let copies: string | undefined;
+function parseOptions(args: readonly string[]): ScaleOptions {
+  let values: { copies?: string; keep?: string; reuse?: string } = {};
   try {
-    copies = parseArgs({ args: [...args], options: { copies: { type: 'string' } }, strict: true }).values
-      .copies;
+    values = parseArgs({
+      args: [...args],
+      options: { copies: { type: 'string' }, keep: { type: 'string' }, reuse: { type: 'string' } },
+      strict: true,
+    }).values;
   } catch (err) {
     refuse(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
   }
-  const n = Number(copies ?? 1);
+  if (values.keep !== undefined && values.reuse !== undefined)
+    refuse(`--keep and --reuse cannot go together: build once with --keep, then --reuse.\n${USAGE}`);
+  if (values.reuse !== undefined) {
+    const kept = readKept(values.reuse);
+    if (values.copies !== undefined && Number(values.copies) !== kept.copies)
+      refuse(`${values.reuse} holds ${kept.copies} copies, not ${values.copies}: leave --copies out.`);
+    return { copies: kept.copies, dir: values.reuse, reuse: true };
+  }
+  const n = Number(values.copies ?? 1);
   if (!Number.isInteger(n) || n < 1)
-    refuse(`--copies needs a whole number of at least 1, not "${copies}".\n${USAGE}`);
-  return n;
+    refuse(`--copies needs a whole number of at least 1, not "${values.copies}".\n${USAGE}`);
+  if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0)
+    refuse(`--keep ${values.keep}: the folder is not empty; name a new or empty one (or --reuse it).`);
+  return { copies: n, dir: values.keep ?? null, reuse: false };
+}
+
+function readKept(dir: string): KeptBuild {
+  const file = join(dir, KEPT_FILE);
+  if (!existsSync(file) || !existsSync(join(dir, 'quire.db')))
+    refuse(
+      `--reuse ${dir}: no database kept there (${KEPT_FILE} and quire.db); build one with --keep ${dir}.`,
+    );
+  return JSON.parse(readFileSync(file, 'utf8')) as KeptBuild;
 }
 
 /** Refuses before writing anything when the temp folder's disk cannot hold N + 1 copies. */
@@ -149,16 +202,19 @@ function diskUse(dir: string): number {
 }
 
 export async function runScaleBench(args: readonly string[] = []): Promise<Record<string, unknown>> {
-  const copies = parseCopies(args);
+  const options = parseOptions(args);
+  const { copies } = options;
   requireSharedData();
-  checkDisk(copies);
-  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-scale-'));
+  if (!options.reuse) checkDisk(copies);
+  if (options.dir !== null) mkdirSync(options.dir, { recursive: true });
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'quire-bench-scale-'));
+  const keep = options.dir !== null;
   const children = new Set<ChildProcess>();
   // Also on Ctrl-C or a crash: a left-behind server or a 10 GB folder is worse than a lost figure.
   const cleanUp = (): void => {
     for (const child of children)
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   };
   const onSignal = (): void => {
     cleanUp();
@@ -170,7 +226,7 @@ export async function runScaleBench(args: readonly string[] = []): Promise<Recor
   let server: ServeProcess | undefined;
   try {
     return await measure(
-      copies,
+      options,
       dir,
       (child) => children.add(child),
       (started) => (server = started),
@@ -181,24 +237,21 @@ export async function runScaleBench(args: readonly string[] = []): Promise<Recor
     process.off('exit', cleanUp);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    say(`deleted ${dir}`);
+    say(keep ? `kept ${dir} (pnpm bench scale --reuse ${dir}; rm -r it when done)` : `deleted ${dir}`);
   }
 }
 
-async function measure(
+/** Steps 1 and 2: the synthetic corpus written, imported and tagged into `dbPath`, each timed. */
+async function build(
+  corpus: Awaited<ReturnType<typeof loadCorpus>>,
   copies: number,
   dir: string,
-  track: (child: ChildProcess) => void,
-  serving: (server: ServeProcess) => void,
-): Promise<Record<string, unknown>> {
-  const loadAtStart = loadavg()[0] ?? NaN;
-  const corpus = await loadCorpus();
-  syntheticId(copies * corpus.length - 1); // the last id the one more copy needs: fails now if there is none
+  dbPath: string,
+): Promise<Built> {
   const corpusDir = join(dir, 'corpus');
   const extraDir = join(dir, 'one-more');
   mkdirSync(corpusDir);
   mkdirSync(extraDir);
-
   // 1. The synthetic corpus, and the one more copy imported while the server runs.
   let t0 = performance.now();
   let papers = 0;
@@ -222,7 +275,6 @@ async function measure(
   );
 
   // 2. Import and tag, as `quire import` does, timed apart.
-  const dbPath = join(dir, 'quire.db');
   const store = openStore(dbPath);
   t0 = performance.now();
   const report = await importPaths(store, [corpusDir], {
@@ -250,6 +302,52 @@ async function measure(
   say(
     `tagging: ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / tagMs)} papers/s; import + tag ${s(importMs + tagMs)}`,
   );
+  return {
+    papers,
+    corpusBytes,
+    writeMs,
+    importMs,
+    inserted,
+    tagMs,
+    tagged: retagged.stalePapers,
+    extraFile,
+  };
+}
+
+/** What building the database measured (steps 1 and 2). */
+interface Built {
+  papers: number;
+  corpusBytes: number;
+  writeMs: number;
+  importMs: number;
+  inserted: number;
+  tagMs: number;
+  tagged: number;
+  /** The copy imported beside the server in step 5. */
+  extraFile: string;
+}
+
+async function measure(
+  options: ScaleOptions,
+  dir: string,
+  track: (child: ChildProcess) => void,
+  serving: (server: ServeProcess) => void,
+): Promise<Record<string, unknown>> {
+  const { copies } = options;
+  const loadAtStart = loadavg()[0] ?? NaN;
+  const corpus = await loadCorpus();
+  syntheticId(copies * corpus.length - 1); // the last id the one more copy needs: fails now if there is none
+  const dbPath = join(dir, 'quire.db');
+  let built: Built | null = null;
+  if (options.reuse) {
+    say(`serving the database kept in ${dir} (${copies} copies): nothing built, imported or tagged`);
+  } else {
+    built = await build(corpus, copies, dir, dbPath);
+    if (options.dir !== null) {
+      const kept: KeptBuild = { copies, papers: built.papers };
+      writeFileSync(join(dir, KEPT_FILE), `${JSON.stringify(kept)}\n`);
+    }
+  }
   const dbBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
   say(`database: ${(dbBytes / MiB).toFixed(0)} MiB (${(dbBytes / copies / MiB).toFixed(0)} MiB a copy)`);
 
@@ -304,53 +402,32 @@ async function measure(
   const afterQueries = memoryOf(server.pid);
   say(`server RSS after the requests ${afterQueries.rssMiB} MiB, peak ${afterQueries.peakRssMiB} MiB`);
 
-  // 5. `/api/ping` while `quire import` of one more copy runs against the same database: its import, then
-  // its tagging (it prints its summary on stdout between the two).
-  t0 = performance.now();
-  const child = startCli(['--db', dbPath, 'import', extraFile]);
-  track(child.child);
-  let taggingAt: number | null = null;
-  const phase = (): string => {
-    if (taggingAt === null && child.stdout.includes('Imported ')) taggingAt = performance.now();
-    return taggingAt === null ? 'import' : 'tagging';
-  };
-  const pings = await pingUntil(base, child.done, phase);
-  const result = await child.done;
-  const childMs = performance.now() - t0;
-  if (result.code !== 0)
-    throw new Error(
-      `quire import of one more copy failed (${result.code}):\n${result.stdout}${result.stderr}`,
-    );
-  const pingImport = latency(pings.get('import') ?? []);
-  const pingTagging = latency(pings.get('tagging') ?? []);
+  const beside =
+    built === null || options.dir !== null ? null : await importBeside(base, dbPath, built, track);
+  if (beside === null) say('import of one more copy beside the server: left out (--keep or --reuse)');
   const afterImport = memoryOf(server.pid);
-  say(
-    `quire import of one more copy beside the server: ${s(childMs)} (tagging from ${s((taggingAt ?? t0) - t0)})`,
-  );
-  say(`  ping while it imports: ${lat(pingImport)}, p99 ${ms(pingImport.p99)} (${pingImport.count} pings)`);
-  say(
-    `  ping while it tags:    ${lat(pingTagging)}, p99 ${ms(pingTagging.p99)} (${pingTagging.count} pings)`,
-  );
-  say(`server RSS after it ${afterImport.rssMiB} MiB, peak ${afterImport.peakRssMiB} MiB`);
-  const dbAfterBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
   const diskBytes = diskUse(dir);
   say(
-    `database after it ${(dbAfterBytes / MiB).toFixed(0)} MiB; the bench holds ${(diskBytes / MiB).toFixed(0)} MiB ` +
-      `on disk (${(diskBytes / (copies + 1) / MiB).toFixed(0)} MiB a copy); load average ${loadavg()[0]?.toFixed(1)}`,
+    `the bench holds ${(diskBytes / MiB).toFixed(0)} MiB on disk; load average ${loadavg()[0]?.toFixed(1)}`,
   );
 
   return {
     copies,
-    papers,
-    corpusGzMiB: round(corpusBytes / MiB),
-    writeCorpusMs: Math.round(writeMs),
-    importMs: Math.round(importMs),
-    importPapersPerSec: Math.round((inserted * 1000) / importMs),
-    tagMs: Math.round(tagMs),
-    tagPapersPerSec: Math.round((retagged.stalePapers * 1000) / tagMs),
-    importAndTagMs: Math.round(importMs + tagMs),
+    papers: built?.papers ?? null,
+    reused: options.reuse,
+    ...(built === null
+      ? {}
+      : {
+          corpusGzMiB: round(built.corpusBytes / MiB),
+          writeCorpusMs: Math.round(built.writeMs),
+          importMs: Math.round(built.importMs),
+          importPapersPerSec: Math.round((built.inserted * 1000) / built.importMs),
+          tagMs: Math.round(built.tagMs),
+          tagPapersPerSec: Math.round((built.tagged * 1000) / built.tagMs),
+          importAndTagMs: Math.round(built.importMs + built.tagMs),
+        }),
     dbMiB: round(dbBytes / MiB),
-    dbAfterOneMoreMiB: round(dbAfterBytes / MiB),
+    dbAfterOneMoreMiB: beside?.dbAfterMiB ?? null,
     diskMiB: round(diskBytes / MiB),
     server: {
       listenMs: Math.round(server.listenMs),
@@ -375,8 +452,50 @@ async function measure(
     search: { cold: cold.latency, warm: warm.latency, slowestCold: cold.slowest, noHits: cold.noHits },
     topic: { ...topics.latency, slowest: topics.slowest.url.split('/').pop() },
     related: related.latency,
-    pingDuringImport: { importing: pingImport, tagging: pingTagging, childMs: Math.round(childMs) },
+    pingDuringImport: beside?.ping ?? null,
     // Other work on this 2-core machine skews every figure; this says how much there was.
     loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0] ?? NaN) },
+  };
+}
+
+/**
+ * Step 5: `/api/ping` while `quire import` of one more copy runs against the same database: its import,
+ * then its tagging (it prints its summary on stdout between the two).
+ */
+async function importBeside(
+  base: string,
+  dbPath: string,
+  built: Built,
+  track: (child: ChildProcess) => void,
+) {
+  const t0 = performance.now();
+  const child = startCli(['--db', dbPath, 'import', built.extraFile]);
+  track(child.child);
+  let taggingAt: number | null = null;
+  const phase = (): string => {
+    if (taggingAt === null && child.stdout.includes('Imported ')) taggingAt = performance.now();
+    return taggingAt === null ? 'import' : 'tagging';
+  };
+  const pings = await pingUntil(base, child.done, phase);
+  const result = await child.done;
+  const childMs = performance.now() - t0;
+  if (result.code !== 0)
+    throw new Error(
+      `quire import of one more copy failed (${result.code}):\n${result.stdout}${result.stderr}`,
+    );
+  const pingImport = latency(pings.get('import') ?? []);
+  const pingTagging = latency(pings.get('tagging') ?? []);
+  say(
+    `quire import of one more copy beside the server: ${s(childMs)} (tagging from ${s((taggingAt ?? t0) - t0)})`,
+  );
+  say(`  ping while it imports: ${lat(pingImport)}, p99 ${ms(pingImport.p99)} (${pingImport.count} pings)`);
+  say(
+    `  ping while it tags:    ${lat(pingTagging)}, p99 ${ms(pingTagging.p99)} (${pingTagging.count} pings)`,
+  );
+  const dbAfterBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
+  say(`database after it ${(dbAfterBytes / MiB).toFixed(0)} MiB`);
+  return {
+    dbAfterMiB: round(dbAfterBytes / MiB),
+    ping: { importing: pingImport, tagging: pingTagging, childMs: Math.round(childMs) },
   };
 }
