@@ -154,6 +154,44 @@ describe('homonyms, lists and boilerplate', () => {
       expect(tags).not.toContain(slug);
   });
 
+  it('robot motion and path planning is not AI Planning, and a planner beside planning is one word', () => {
+    const p = paper(
+      'Kinodynamic Motion Planning for Tethered Drones',
+      'We present a sampling-based motion planner for a tethered quadrotor that keeps the tether clear of ' +
+        'obstacles. The planner finds collision-free paths in cluttered rooms, and path planning runs onboard.',
+      ['cs.RO'],
+    );
+    expect(shown(p)).not.toContain('ai-planning');
+    expect(shown(p)).toContain('motion-planning');
+    const task = paper(
+      'Language Models as PDDL Planners',
+      'We translate household goals into PDDL and let a classical planner solve them; task planning ' +
+        'success rises on Blocksworld and on a new planning benchmark.',
+      ['cs.AI'],
+    );
+    expect(shown(task)).toContain('ai-planning');
+  });
+
+  it('a technical bias (selection, position) is not Fairness & Bias', () => {
+    const p = paper(
+      'Position Bias in Listwise Rerankers',
+      'Listwise rerankers suffer from position bias: passages placed late are rarely promoted. We remove ' +
+        'the position bias by debiasing the training loss with inverse propensity weights.',
+      ['cs.IR'],
+    );
+    expect(shown(p)).not.toContain('fairness-bias');
+  });
+
+  it('"machine learning-based" in a title is a tool used, not Machine Learning', () => {
+    const p = paper(
+      'Machine Learning-Based Cache Replacement for Storage Arrays',
+      'Storage arrays evict blocks with fixed heuristics. We train a small classifier on access traces to ' +
+        'choose which block to evict and cut the miss rate by a fifth on production workloads.',
+      ['cs.AR', 'cs.LG'],
+    );
+    expect(shown(p)).not.toContain('machine-learning');
+  });
+
   it('a code-availability sentence does not make a paper Code Generation', () => {
     const p = paper(
       'Uncertainty for Crop Yield Forecasts',
