@@ -188,6 +188,17 @@ test('a reading group’s week, end to end: join, triage, undo, one note, a ment
   await expect(b.getByRole('heading', { name: GROUP, level: 1 })).toBeVisible();
   await expect(syncState(b)).toHaveAttribute('data-state', 'synced');
 
+  // A link B makes in the Invites tab names B to whoever opens it.
+  await b.goto(`/groups/${groupId}/invites`);
+  await b.getByLabel('New invite').selectOption('read-only');
+  await b.getByRole('button', { name: 'Create invite link' }).click();
+  const readOnlyLink = await b.getByTestId('new-invite-read-only').inputValue();
+  const guest = await member(browser);
+  await guest.goto(readOnlyLink);
+  await expect(guest.getByTestId('join-preview')).toHaveAttribute('data-role', 'read-only');
+  await expect(guest.getByTestId('join-invited-by')).toHaveText('Ben invited you to join');
+  await guest.context().close();
+
   // A follows a topic for the group; both open the inbox and see the same papers.
   await a.goto(`/topics/${topic.slug}`);
   await a.getByTestId('follow-button').click();

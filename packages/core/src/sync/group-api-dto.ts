@@ -61,7 +61,7 @@ export interface RevokedInviteDto {
 
 /**
  * POST /api/invites/preview {groupId, token}: what the join page shows before the person types their name.
- * `invitedBy` is the inviter's name when the invite records one (invites record none yet).
+ * `invitedBy` is the name its maker gave (`memberName` when creating it); absent for invites that record none.
  */
 export interface InvitePreviewDto {
   groupName: string;
