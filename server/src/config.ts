@@ -6,6 +6,15 @@ import { QuireError } from './errors.ts';
  */
 export interface QuireConfig {
   dbPath: string;
+  /**
+   * PostgreSQL for the group side (groups, invites, calendar feeds, update log), shared by every node;
+   * null keeps it in the SQLite file. Papers stay in SQLite either way for now (issue 13, interim).
+   */
+  databaseUrl: string | null;
+  /** Redis for fan-out of group updates and presence between nodes; null runs one node. */
+  redisUrl: string | null;
+  /** Seconds between two heartbeats of a node in a cluster (its presence lives three of them). */
+  clusterHeartbeatSeconds: number;
   host: string;
   port: number;
   oaiUrl: string;
@@ -66,6 +75,9 @@ export const DEFAULT_CATEGORIES = ['cs.AI', 'cs.CL', 'cs.CV', 'cs.LG', 'cs.RO', 
 
 export const DEFAULT_CONFIG: QuireConfig = {
   dbPath: 'data/quire.db',
+  databaseUrl: null,
+  redisUrl: null,
+  clusterHeartbeatSeconds: 2,
   host: '127.0.0.1',
   port: 8787,
   oaiUrl: 'https://oaipmh.arxiv.org/oai',
@@ -105,7 +117,10 @@ export const DEFAULT_CONFIG: QuireConfig = {
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   const out: Partial<QuireConfig> = {};
   if (env.QUIRE_DB) out.dbPath = env.QUIRE_DB;
-  if (env.QUIRE_DATABASE_URL) throw postgresNotBuilt(parseDatabaseUrl(env.QUIRE_DATABASE_URL));
+  if (env.QUIRE_DATABASE_URL) out.databaseUrl = checkedUrl(env.QUIRE_DATABASE_URL, parseDatabaseUrl);
+  if (env.QUIRE_REDIS_URL) out.redisUrl = checkedUrl(env.QUIRE_REDIS_URL, parseRedisUrl);
+  if (env.QUIRE_CLUSTER_HEARTBEAT_SECONDS)
+    out.clusterHeartbeatSeconds = Number(env.QUIRE_CLUSTER_HEARTBEAT_SECONDS);
   if (env.QUIRE_HOST) out.host = env.QUIRE_HOST;
   if (env.QUIRE_PORT) out.port = Number(env.QUIRE_PORT);
   if (env.QUIRE_OAI_URL) out.oaiUrl = env.QUIRE_OAI_URL;
@@ -162,19 +177,30 @@ export function parseDatabaseUrl(value: string): URL {
   return url;
 }
 
-/**
- * PostgreSQL holds only groups, invites, calendar feeds and the update log so far (store/pg/). Running with
- * those there and papers, tags and search on SQLite would split one installation over two engines without
- * saying so, so the address is refused by name until the engine is whole.
- */
-function postgresNotBuilt(url: URL): QuireError {
-  return new QuireError(
-    'unavailable',
-    `QUIRE_DATABASE_URL selects PostgreSQL (${url.host}${url.pathname}), which Quire cannot run on yet: its ` +
-      'engine holds groups, invites, calendar feeds and the group update log (server/src/store/pg), but ' +
-      'papers, tags, topic counts and search on PostgreSQL are not built yet (issue 13). Unset ' +
-      'QUIRE_DATABASE_URL to run on SQLite (QUIRE_DB).',
-  );
+/** `value` as given, once `parse` accepted it. */
+export function checkedUrl(value: string, parse: (value: string) => URL): string {
+  parse(value);
+  return value;
+}
+
+/** A Redis address (redis:// or rediss://), checked for form only. */
+export function parseRedisUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new QuireError(
+      'bad-input',
+      'QUIRE_REDIS_URL is not an address; give redis://host:port (or leave it unset to run one node).',
+    );
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new QuireError(
+      'bad-input',
+      `QUIRE_REDIS_URL must be a redis:// or rediss:// address, not ${url.protocol}//…; leave it unset to run one node.`,
+    );
+  }
+  return url;
 }
 
 export function splitList(value: string): string[] {

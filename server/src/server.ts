@@ -13,6 +13,8 @@ import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchThread } from './search/search-thread.ts';
 import { QuireError } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
+import { withGroupsOnPostgres, type GroupsOnPostgres } from './store/groups-on-postgres.ts';
+import { NodeCluster } from './cluster/node-cluster.ts';
 import { groupServiceOver } from './sync/group-service.ts';
 import { SyncServer } from './sync/sync-server.ts';
 import { defaultTaxonomy } from '@quire/core';
@@ -26,6 +28,9 @@ export interface RunningServer {
   scheduler: HarvestScheduler | null;
   /** Group sync on the same port: ws://host:port/yjs/<groupId>, the token offered as a subprotocol. */
   sync: SyncServer;
+  /** Where the group side lives, and the cluster this node is part of (null: one node). */
+  groupsOn: string;
+  cluster: NodeCluster | null;
   /** Settles once start-up work (tagging what is stale) is done; /api/ready says the same. */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -49,7 +54,29 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       'The server needs a database file, not :memory: (its search thread opens the file a second time).',
     );
   }
-  const store = openStore(config.dbPath);
+  if (config.redisUrl && !config.databaseUrl) {
+    throw new QuireError(
+      'bad-input',
+      'QUIRE_REDIS_URL joins this node to others, which share their groups through one PostgreSQL: set QUIRE_DATABASE_URL (or --database-url) too, or unset QUIRE_REDIS_URL to run one node.',
+    );
+  }
+  const sqlite = openStore(config.dbPath);
+  let onPg: GroupsOnPostgres | null = null;
+  let cluster: NodeCluster | null = null;
+  try {
+    if (config.databaseUrl) onPg = await withGroupsOnPostgres(sqlite, config.databaseUrl);
+    if (config.redisUrl && onPg) {
+      cluster = await NodeCluster.open(config.redisUrl, onPg.sharedUpdates, {
+        heartbeatSeconds: config.clusterHeartbeatSeconds,
+        log,
+      });
+    }
+  } catch (err) {
+    await onPg?.close().catch(() => {});
+    sqlite.close();
+    throw err;
+  }
+  const store = onPg?.store ?? sqlite;
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
   const client = deps.client ?? new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
   const target = harvestTarget(store);
@@ -108,6 +135,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     presenceIdsPerConnection: config.syncPresenceIdsPerConnection,
     idleUnloadSeconds: config.syncIdleUnloadSeconds,
     compactAfterUpdates: config.syncCompactAfterUpdates,
+    ...(cluster ? { cluster } : {}),
     log,
   });
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
@@ -145,6 +173,8 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     store,
     scheduler,
     sync,
+    groupsOn: onPg ? `PostgreSQL at ${onPg.where}` : `SQLite at ${config.dbPath}`,
+    cluster,
     ready: tags.ready.then(
       () => {},
       () => {},
@@ -154,6 +184,8 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       await tags.close();
       // Before the HTTP server: its close waits for every socket, upgraded ones included.
       await sync.close();
+      await cluster?.close();
+      await onPg?.close();
       await search.close();
       await new Promise<void>((done) => server.close(() => done()));
       store.close();

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { QuireError } from '../errors.ts';
 import { startServer } from '../server.ts';
+import { checkedUrl, parseDatabaseUrl, parseRedisUrl } from '../config.ts';
 import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
 import { runImport } from './command-import.ts';
 
@@ -12,6 +13,8 @@ export async function runServe(ctx: CliContext): Promise<number> {
       host: { type: 'string' },
       import: { type: 'string', multiple: true },
       'no-harvest': { type: 'boolean' },
+      'database-url': { type: 'string' },
+      'redis-url': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -23,6 +26,8 @@ export async function runServe(ctx: CliContext): Promise<number> {
   }
   if (values.host) config.host = values.host;
   if (values['no-harvest']) config.harvest = false;
+  if (values['database-url']) config.databaseUrl = checkedUrl(values['database-url'], parseDatabaseUrl);
+  if (values['redis-url']) config.redisUrl = checkedUrl(values['redis-url'], parseRedisUrl);
 
   // `--import a b` and `--import a --import b` both work: loose paths after --import are import paths too.
   const importPaths = [...(values.import ?? []), ...(values.import ? positionals : [])];
@@ -46,6 +51,18 @@ export async function runServe(ctx: CliContext): Promise<number> {
   writeLine(
     ctx.stdout,
     `Group sync at ${server.url.replace(/^http/, 'ws')}/yjs/<groupId>, offering subprotocols quire.v1 and token.<invite token> (POST /api/groups creates a group).`,
+  );
+  if (config.databaseUrl) {
+    writeLine(
+      ctx.stdout,
+      `Groups, invites, calendar feeds and group updates are on ${server.groupsOn}; papers, tags and search stay in ${config.dbPath} on this node for now (interim: their PostgreSQL engine is not built yet, issue 13).`,
+    );
+  }
+  writeLine(
+    ctx.stdout,
+    server.cluster
+      ? `Sync across nodes through Redis as node ${server.cluster.nodeId} (heartbeat every ${config.clusterHeartbeatSeconds} s).`
+      : 'One node: no Redis (QUIRE_REDIS_URL) for sync across nodes.',
   );
   writeLine(
     ctx.stdout,

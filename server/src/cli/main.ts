@@ -39,7 +39,7 @@ Commands:
                             every topic's momentum
   tags <arxiv id> [--json]  a paper's topics with the evidence
   tag [--full]              bring stored tags up to date (done after every import and harvest)
-  serve [--port N] [--host H] [--import <path…>] [--no-harvest]
+  serve [--port N] [--host H] [--import <path…>] [--no-harvest] [--database-url URL] [--redis-url URL]
                             run the server (API, web app, background harvest)
 `;
 

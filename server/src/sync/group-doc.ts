@@ -14,6 +14,8 @@ import {
   type PresenceEntry,
 } from './sync-messages.ts';
 import type { StoredUpdate, UpdateLog } from '../store/update-log-store.ts';
+import { CATCH_UP_ORIGIN, ClusterRelay, RemoteNodePeer, type RelayedDoc } from './cluster-relay.ts';
+import type { DocCluster } from './doc-cluster.ts';
 
 /** What a group document needs from a connection. */
 export interface DocPeer {
@@ -30,6 +32,8 @@ export interface GroupDocOptions {
   presenceMaxBytes?: number;
   /** Client ids one connection may announce presence for; one more closes it (`presenceRefused`). */
   presenceIdsPerConnection?: number;
+  /** The other nodes serving the same groups (Redis fan-out over the shared log); none on one node. */
+  cluster?: DocCluster;
   log: (line: string) => void;
 }
 
@@ -42,7 +46,7 @@ type DocState = 'loading' | 'ready' | 'failed' | 'unloaded';
  * One group's Yjs document in memory: its peers, their presence, and the update log behind it.
  * Every change goes log first, document second, peers third (see `store`).
  */
-export class GroupDoc {
+export class GroupDoc implements RelayedDoc {
   /** Settles once the stored state is in memory: true when ready, false when loading failed. */
   readonly loaded: Promise<boolean>;
   private doc: Y.Doc | null = null;
@@ -70,6 +74,7 @@ export class GroupDoc {
   private unloading: Promise<void> | null = null;
   private compactQueued = false;
   private idleTimer: NodeJS.Timeout | null = null;
+  private readonly relay: ClusterRelay | null;
 
   constructor(
     readonly groupId: string,
@@ -77,11 +82,16 @@ export class GroupDoc {
     private readonly options: GroupDocOptions,
     private readonly onUnload: (doc: GroupDoc) => void,
   ) {
+    this.relay = options.cluster ? new ClusterRelay(this, options.cluster) : null;
     this.loaded = this.load();
   }
 
   get isUnloaded(): boolean {
     return this.state === 'unloaded';
+  }
+
+  get isReady(): boolean {
+    return this.state === 'ready';
   }
 
   join(peer: DocPeer): void {
@@ -92,14 +102,19 @@ export class GroupDoc {
 
   leave(peer: DocPeer): void {
     if (!this.peers.delete(peer)) return;
+    this.releasePresence(peer);
+    if (this.peers.size === 0) this.scheduleUnload();
+  }
+
+  releasePresence(peer: DocPeer): void {
     const owned = this.owned.get(peer);
     this.owned.delete(peer);
     for (const id of owned ?? []) this.owners.delete(id);
     if (owned && owned.size > 0 && this.awareness) {
-      // Emits an awareness update, relayed to the remaining peers as "these clients left".
-      awarenessProtocol.removeAwarenessStates(this.awareness, [...owned], null);
+      // Emits an awareness update, relayed to the remaining peers (and, for a local one, the other
+      // nodes) as "these clients left".
+      awarenessProtocol.removeAwarenessStates(this.awareness, [...owned], peer);
     }
-    if (this.peers.size === 0) this.scheduleUnload();
   }
 
   /**
@@ -111,6 +126,8 @@ export class GroupDoc {
     return this.serial(async () => {
       this.readyDoc();
       const id = await this.updates.append(this.groupId, update);
+      // Committed: now the other nodes may have it, whatever becomes of this document.
+      this.relay?.stored(id, update);
       // Unloaded while the append was out: the update is in the log, and the next load reads it.
       if (this.state !== 'ready' || !this.doc) return;
       this.lastId = id;
@@ -151,17 +168,20 @@ export class GroupDoc {
     const accepted: PresenceEntry[] = [];
     for (const entry of readPresenceEntries(update)) {
       const owner = this.owners.get(entry.clientId);
-      if (owner !== undefined && owner !== from) continue;
+      // A client another node announced has come here (its node died, or its network moved it): it may
+      // take its id back. Another local connection's id stays that connection's.
+      if (owner !== undefined && owner !== from && !(owner instanceof RemoteNodePeer)) continue;
       if (entry.json.byteLength > maxBytes) {
         this.warnOversize(from, entry, maxBytes);
         continue;
       }
       checkPresenceJson(entry);
-      if (owner === undefined) {
+      if (owner !== from) {
         let owned = this.owned.get(from);
         if (!owned) this.owned.set(from, (owned = new Set()));
         if (owned.size >= maxIds) return CLOSE_CODES.presenceRefused;
         owned.add(entry.clientId);
+        if (owner) this.owned.get(owner)?.delete(entry.clientId);
         this.owners.set(entry.clientId, from);
       }
       accepted.push(entry);
@@ -170,6 +190,77 @@ export class GroupDoc {
       awarenessProtocol.applyAwarenessUpdate(awareness, presenceUpdate(accepted), from);
     }
     return null;
+  }
+
+  /**
+   * Presence another node relayed for its clients: applied for ids no local connection owns, within the
+   * size limit, and dropped entry by entry otherwise (a malformed update is dropped whole and logged).
+   */
+  applyRemotePresence(from: RemoteNodePeer, update: Uint8Array): void {
+    const awareness = this.awareness;
+    if (this.state !== 'ready' || !awareness) return;
+    const maxBytes = this.options.presenceMaxBytes ?? DEFAULT_PRESENCE_MAX_BYTES;
+    const accepted: PresenceEntry[] = [];
+    try {
+      for (const entry of readPresenceEntries(update)) {
+        const owner = this.owners.get(entry.clientId);
+        if (owner !== undefined && !(owner instanceof RemoteNodePeer)) continue;
+        if (entry.json.byteLength > maxBytes) continue;
+        checkPresenceJson(entry);
+        if (owner !== from) {
+          if (owner) this.owned.get(owner)?.delete(entry.clientId);
+          let owned = this.owned.get(from);
+          if (!owned) this.owned.set(from, (owned = new Set()));
+          owned.add(entry.clientId);
+          this.owners.set(entry.clientId, from);
+        }
+        accepted.push(entry);
+      }
+      if (accepted.length > 0) {
+        awarenessProtocol.applyAwarenessUpdate(awareness, presenceUpdate(accepted), from);
+      }
+    } catch (err) {
+      this.log(
+        `sync: group ${this.groupId}: dropped presence from node ${from.nodeId}: ${errorMessage(err)}`,
+      );
+    }
+  }
+
+  /** The presence states this node's own connections own, as one awareness update. */
+  localPresence(): Uint8Array | null {
+    const awareness = this.awareness;
+    if (!awareness) return null;
+    const ids = [...this.owners]
+      .filter(([id, owner]) => !(owner instanceof RemoteNodePeer) && awareness.getStates().has(id))
+      .map(([id]) => id);
+    return ids.length === 0 ? null : awarenessProtocol.encodeAwarenessUpdate(awareness, ids);
+  }
+
+  /**
+   * An update another node committed (or a row read back from the log): applied, which relays it to this
+   * node's clients. False, and logged, when Yjs refuses it.
+   */
+  applyRemoteUpdate(update: Uint8Array, origin: RemoteNodePeer | typeof CATCH_UP_ORIGIN): boolean {
+    if (this.state !== 'ready' || !this.doc) return false;
+    try {
+      Y.applyUpdate(this.doc, update, origin);
+    } catch (err) {
+      this.log(
+        `sync: group ${this.groupId}: could not apply an update from another node: ${errorMessage(err)}`,
+      );
+      return false;
+    }
+    this.rows++;
+    if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
+    return true;
+  }
+
+  markCompacted(): void {
+    this.rows = 1;
+  }
+
+  log(line: string): void {
+    this.options.log(line);
   }
 
   /** Every known presence state as one message, or null when nobody announced any. */
@@ -193,6 +284,7 @@ export class GroupDoc {
    */
   unload(): Promise<void> {
     if (this.unloading) return this.unloading;
+    this.relay?.leave();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     const wasReady = this.state === 'ready';
@@ -214,7 +306,17 @@ export class GroupDoc {
     try {
       // Built from the document, which holds every row applied so far (pending structs included); no
       // append is out meanwhile (the chain), so every row up to lastId is in it.
-      await this.updates.replaceThrough(this.groupId, this.lastId, Y.encodeStateAsUpdate(doc));
+      const merged = Y.encodeStateAsUpdate(doc);
+      const cluster = this.options.cluster;
+      if (cluster && this.relay) {
+        // Through the rows the document holds without a hole; the log merges those it lacks anyway.
+        const through = this.relay.heldThrough() ?? this.lastId;
+        const seq = await cluster.compactThrough(this.groupId, through, merged);
+        // Null: another node is compacting the group right now, which does this node's work too.
+        if (seq !== null) this.relay.compacted(seq);
+      } else {
+        await this.updates.replaceThrough(this.groupId, this.lastId, merged);
+      }
       this.rows = 1;
     } catch (err) {
       this.options.log(`sync: compacting group ${this.groupId} failed, its rows stay: ${errorMessage(err)}`);
@@ -243,6 +345,8 @@ export class GroupDoc {
     if (this.state !== 'loading') return false;
     let rows: StoredUpdate[];
     try {
+      // Subscribed first: whatever another node commits after the rows are read reaches the relay.
+      if (this.relay) await this.relay.join();
       rows = await this.updates.load(this.groupId);
     } catch (err) {
       this.options.log(`sync: loading group ${this.groupId} failed: ${errorMessage(err)}`);
@@ -256,6 +360,8 @@ export class GroupDoc {
     this.rows = rows.length;
     this.lastId = rows.at(-1)?.id ?? null;
     this.state = 'ready';
+    // Row numbers commit in order, so the rows read are every row up to the last of them.
+    this.relay?.loaded(this.lastId ?? 0);
     if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
     if (this.peers.size === 0) this.scheduleUnload();
     return true;
@@ -289,8 +395,11 @@ export class GroupDoc {
     });
     awareness.on('update', (change: AwarenessChange, origin: unknown) => {
       const changed = [...change.added, ...change.updated, ...change.removed];
-      const message = awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(awareness, changed));
+      const update = awarenessProtocol.encodeAwarenessUpdate(awareness, changed);
+      const message = awarenessMessage(update);
       for (const other of this.peers) if (other !== origin) other.send(message);
+      // This node's clients' presence goes to the other nodes; what they relayed is theirs to send.
+      if (!(origin instanceof RemoteNodePeer)) this.options.cluster?.publishPresence(this.groupId, update);
     });
     this.doc = doc;
     this.awareness = awareness;

@@ -7,6 +7,7 @@ import { CLOSE_CODES, SYNC_SUBPROTOCOL, tokenFromProtocols, type CloseCode } fro
 import { addressKey } from './client-address.ts';
 import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupDoc } from './group-doc.ts';
 import type { AccessRefusal, GroupAccess, GroupService } from './group-service.ts';
+import type { DocCluster } from './doc-cluster.ts';
 import { SyncConnection, type EarlyFrame } from './sync-connection.ts';
 import { KeyedBuckets } from './token-bucket.ts';
 
@@ -40,6 +41,8 @@ export interface SyncOptions {
   compactAfterUpdates: number;
   /** Seconds between pings; a socket that misses one pong is dropped (and its presence removed). */
   heartbeatSeconds: number;
+  /** The other nodes serving the same groups, when there are any (QUIRE_REDIS_URL). */
+  cluster?: DocCluster;
   log: (line: string) => void;
 }
 
@@ -256,6 +259,7 @@ export class SyncServer {
           idleUnloadMs: this.options.idleUnloadSeconds * 1000,
           presenceMaxBytes: this.options.presenceMaxBytes,
           presenceIdsPerConnection: this.options.presenceIdsPerConnection,
+          ...(this.options.cluster ? { cluster: this.options.cluster } : {}),
           log: this.options.log,
         },
         (gone) => {

@@ -1,0 +1,143 @@
+import { Redis } from 'ioredis';
+import { QuireError, errorMessage } from '../errors.ts';
+
+export interface BusEvents {
+  /** A message on a subscribed channel, as Redis delivered its bytes. */
+  message(channel: string, data: Buffer): void;
+  /** The subscriber connection came back after a drop and its channels are subscribed again. */
+  reconnected(): void;
+  log(line: string): void;
+}
+
+/** How long start-up waits for Redis to answer before it says so. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** The address without its password, for messages and logs. */
+export function redactedRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparseable address)';
+  }
+}
+
+/**
+ * Redis pub/sub for one node: a connection that publishes (and keeps the node's heartbeat key) and one
+ * that subscribes, as Redis requires. Publishing fails at once while Redis is away rather than queueing:
+ * what is missed is read back from the log after the reconnect. Subscribing waits for the connection, and
+ * ioredis subscribes every channel again after a reconnect.
+ */
+export class RedisBus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private subReadyBefore = false;
+  private lastError = '';
+
+  private constructor(
+    url: string,
+    private readonly events: BusEvents,
+  ) {
+    const common = { lazyConnect: true, connectionName: 'quire-sync' };
+    this.pub = new Redis(url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.sub = new Redis(url, { ...common, maxRetriesPerRequest: null });
+    const onError = (err: Error) => {
+      // Once per distinct error: a Redis restart makes ioredis report each failed reconnect.
+      if (err.message === this.lastError) return;
+      this.lastError = err.message;
+      events.log(
+        `sync cluster: Redis: ${err.message} (reconnecting; updates reach other nodes from PostgreSQL meanwhile)`,
+      );
+    };
+    this.pub.on('error', onError);
+    this.sub.on('error', onError);
+    this.sub.on('messageBuffer', (channel: Buffer, data: Buffer) => events.message(channel.toString(), data));
+    this.sub.on('ready', () => {
+      this.lastError = '';
+      if (!this.subReadyBefore) {
+        this.subReadyBefore = true;
+        return;
+      }
+      // ioredis sends the re-subscriptions right after 'ready'; a PING queued behind them answers once
+      // they are in place, so nothing published after this point is missed.
+      setImmediate(() => {
+        this.sub.ping().then(
+          () => events.reconnected(),
+          () => {},
+        );
+      });
+    });
+  }
+
+  static async open(url: string, events: BusEvents): Promise<RedisBus> {
+    const bus = new RedisBus(url, events);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.all([bus.pub.connect(), bus.sub.connect()]),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer in ${CONNECT_TIMEOUT_MS} ms`)),
+            CONNECT_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } catch (err) {
+      bus.pub.disconnect();
+      bus.sub.disconnect();
+      throw new QuireError(
+        'unavailable',
+        `Cannot reach Redis at ${redactedRedisUrl(url)}: ${errorMessage(err)}. Check the address (QUIRE_REDIS_URL) and that Redis is running, or unset it to run one node.`,
+        { cause: err },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    return bus;
+  }
+
+  async subscribe(channel: string): Promise<void> {
+    await this.sub.subscribe(channel);
+  }
+
+  async unsubscribe(channel: string): Promise<void> {
+    await this.sub.unsubscribe(channel);
+  }
+
+  async publish(channel: string, data: Uint8Array): Promise<void> {
+    await this.pub.publish(channel, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  }
+
+  async setKey(key: string, ttlMs: number): Promise<void> {
+    await this.pub.set(key, '1', 'PX', ttlMs);
+  }
+
+  /** Which of `keys` exist, in order. */
+  async existing(keys: readonly string[]): Promise<boolean[]> {
+    if (keys.length === 0) return [];
+    const pipeline = this.pub.pipeline();
+    for (const key of keys) pipeline.exists(key);
+    const results = (await pipeline.exec()) ?? [];
+    return keys.map((_, i) => {
+      const [err, n] = results[i] ?? [new Error('no reply'), 0];
+      if (err) throw err;
+      return n === 1;
+    });
+  }
+
+  async deleteKey(key: string): Promise<void> {
+    await this.pub.del(key);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [this.pub, this.sub].map((r) =>
+        r.quit().then(
+          () => {},
+          () => r.disconnect(),
+        ),
+      ),
+    );
+  }
+}
