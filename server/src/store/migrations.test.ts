@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuireError } from '../errors.ts';
+import { SqliteInviteStore } from './invite-store.ts';
 import { MIGRATIONS, migrate, schemaVersion, type Migration } from './migrations.ts';
 import { openDatabase } from './open-database.ts';
 
@@ -192,6 +193,39 @@ describe('migrate', () => {
       // offline-rl no longer under rl.
       db.prepare(`DELETE FROM topic_closure WHERE topic = 'offline-rl' AND broader = 'rl'`).run();
       expect(counts()).toEqual(['offline-rl 2026-05-05 2', 'rl 2026-05-04 1']);
+    } finally {
+      db.close();
+    }
+  });
+  it('invite-inviter keeps the invites made before it, naming no inviter, and the store reads them', async () => {
+    const db = new BetterSqlite3(join(dir, 'invites.db'));
+    try {
+      migrate(
+        db,
+        MIGRATIONS.slice(
+          0,
+          MIGRATIONS.findIndex((m) => m.name === 'invite-inviter'),
+        ),
+      );
+      db.exec(`INSERT INTO groups (id, name, created_at) VALUES ('g', 'Agents', '2026-05-01T10:00:00Z')`);
+      db.prepare(
+        `INSERT INTO group_invites (id, group_id, role, token_hash, created_at)
+        VALUES ('old', 'g', 'read-write', ?, '2026-05-01T10:00:00Z')`,
+      ).run(Buffer.alloc(32, 1));
+      migrate(db);
+      const invites = new SqliteInviteStore(db);
+      expect(await invites.get('g', 'old')).toMatchObject({ role: 'read-write', invitedBy: null });
+      await invites.add('g', {
+        id: 'new',
+        role: 'read-only',
+        tokenHash: Buffer.alloc(32, 2),
+        createdAt: '2026-05-02T10:00:00Z',
+        invitedBy: 'Ana',
+      });
+      expect((await invites.list('g')).map((i) => [i.id, i.invitedBy])).toEqual([
+        ['old', null],
+        ['new', 'Ana'],
+      ]);
     } finally {
       db.close();
     }
