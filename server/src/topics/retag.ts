@@ -1,11 +1,12 @@
 import {
+  CollectionStats,
   CompiledTaxonomy,
-  collectionStats,
   selectionVersion,
   topicDefinitionHash,
+  type CompileOptions,
   type Taxonomy,
 } from '@quire/core';
-import { closureRows, type TagStore } from '../store/tag-store.ts';
+import { closureRows, type StoredTaggable, type TagStore } from '../store/tag-store.ts';
 
 export interface RetagOptions {
   now?: () => Date;
@@ -14,6 +15,11 @@ export interface RetagOptions {
   onProgress?: (done: number, total: number) => void;
   /** Asked between batches; true ends the run early (the papers not reached stay stale for the next run). */
   shouldStop?: () => boolean;
+  /**
+   * Papers read, tagged and written at a time (one transaction a page); the run holds one page, never
+   * the store. Tests pass a small one.
+   */
+  pageSize?: number;
 }
 
 export interface RetagReport {
@@ -29,15 +35,17 @@ export interface RetagReport {
   stopped: boolean;
 }
 
-const BATCH = 2000;
+/** Measured on a 268,450-paper store: pages of 500 to 10,000 papers cost about the same a paper. */
+const PAGE = 2000;
 
 /**
  * Brings stored tags up to date without a full rebuild: papers added or changed since they were tagged get
  * every topic; a topic whose definition hash changed (or that is new) is read over all papers alone, and
  * only the papers it tags now or had tagged before are tagged again; removed topics lose their tags.
- * Every step is resumable: the papers a change touches are marked stale in the transaction that records the
- * new definition hashes, and a paper stays stale until its new tags are written, so a run stopped or killed
- * part way is finished by the next one. Until a paper is tagged anew its old tags stay readable.
+ * Every step is resumable: the papers a change touches are marked stale before or in the transaction that
+ * records the new definition hashes, and a paper stays stale until its new tags are written, so a run
+ * stopped or killed part way is finished by the next one. Until a paper is tagged anew its old tags stay
+ * readable. Papers are read in pages (`pageSize`), so the run's memory does not grow with the store.
  */
 export async function retag(
   store: TagStore,
@@ -68,41 +76,85 @@ export async function retag(
   // The common case, nothing to do, costs three small queries.
   if (changed.length === 0 && removed.length === 0 && (await store.staleCount()) === 0) return report;
 
-  const papers = await store.allPapers();
-  const stats = collectionStats(taxonomy, papers);
+  const pageSize = options.pageSize ?? PAGE;
+  const pages = (read: (after: string) => Promise<StoredTaggable[]>) => keysetPages(read, pageSize);
+  const stopped = () => {
+    report.stopped = options.shouldStop?.() === true;
+    return report.stopped;
+  };
+  const stats = await collectStats(
+    store,
+    taxonomy,
+    pages((after) => store.papersAfter(after, pageSize)),
+  );
   // A changed or removed topic can change which of a paper's topics are kept (tags compete for a few
   // places, and a kept narrower tag implies its parents), so every paper it touches, before or now, is
   // tagged anew with the whole taxonomy.
   // Every topic changed (a new engine, a first tagging): every paper is touched, without a first pass.
   const everything = options.full === true || changed.length === taxonomy.topics.length;
-  const touched = new Set<string>(everything ? [] : await store.papersWithTopics([...removed, ...changed]));
   if (changed.length > 0 && !everything) {
+    // Marked page by page before the new hashes are recorded: a run stopped here has recorded nothing,
+    // and the next one marks them again (marking a paper stale is never wrong, only work).
     const partial = new CompiledTaxonomy(taxonomy, { ...stats, only: new Set(changed) });
-    for (const p of papers) if (partial.passing(p).length > 0) touched.add(p.id);
+    for await (const page of pages((after) => store.papersAfter(after, pageSize))) {
+      if (stopped()) return finish(report, started, now);
+      await store.markStale(page.filter((p) => partial.passing(p).length > 0).map((p) => p.id));
+    }
   }
   await store.beginRetag(
     removed,
     new Map(changed.map((slug) => [slug, current.get(slug) ?? ''])),
-    everything ? 'all' : touched,
+    everything ? 'all' : 'tagged',
     now(),
   );
-  const stale = new Set(options.full ? papers.map((p) => p.id) : await store.staleIds());
-  report.stalePapers = stale.size;
-  report.papers = papers.length;
+  report.stalePapers = await store.staleCount();
+  report.papers = await store.paperCount();
 
   const full = new CompiledTaxonomy(taxonomy, stats);
-  const subset = papers.filter((p) => stale.has(p.id));
-  for (let i = 0; i < subset.length; i += BATCH) {
-    if (options.shouldStop?.()) {
-      report.stopped = true;
-      break;
-    }
-    const batch = subset
-      .slice(i, i + BATCH)
-      .map((p) => ({ id: p.id, tags: full.tag(p), updatedAt: p.updatedAt }));
-    await store.replacePaperTags(batch);
-    options.onProgress?.(Math.min(i + BATCH, subset.length), subset.length);
+  let done = 0;
+  // Tagging a page clears its papers' stale marks, so the next page starts after the last id read: a
+  // paper that stays stale (rewritten meanwhile) is left for the next run, as before.
+  for await (const page of pages((after) => store.stalePapersAfter(after, pageSize))) {
+    if (stopped()) break;
+    await store.replacePaperTags(page.map((p) => ({ id: p.id, tags: full.tag(p), updatedAt: p.updatedAt })));
+    done += page.length;
+    options.onProgress?.(Math.min(done, report.stalePapers), report.stalePapers);
   }
+  return finish(report, started, now);
+}
+
+function finish(report: RetagReport, started: number, now: () => Date): RetagReport {
   report.durationMs = now().getTime() - started;
   return report;
+}
+
+/** Pages of papers in id order, each read after the last id of the one before, until one comes back short. */
+async function* keysetPages(
+  read: (after: string) => Promise<StoredTaggable[]>,
+  pageSize: number,
+): AsyncGenerator<StoredTaggable[]> {
+  let after = '';
+  for (;;) {
+    const page = await read(after);
+    if (page.length > 0) yield page;
+    const last = page.at(-1);
+    if (page.length < pageSize || !last) return;
+    after = last.id;
+  }
+}
+
+/**
+ * Exemplar texts by id, then (only when the store holds some: word frequencies weigh nothing else) every
+ * paper counted once, page by page.
+ */
+async function collectStats(
+  store: TagStore,
+  taxonomy: Taxonomy,
+  papers: AsyncIterable<StoredTaggable[]>,
+): Promise<CompileOptions> {
+  const wanted = [...CollectionStats.exemplarIds(taxonomy)];
+  const exemplars = await store.papersById(wanted);
+  const stats = new CollectionStats(new Map(exemplars.map((p) => [p.id, p])));
+  if (stats.counting) for await (const page of papers) stats.add(page);
+  return stats.options();
 }
