@@ -36,6 +36,7 @@ import {
   authorNames,
   fieldTerms,
   hitOf,
+  type FieldTerms,
   matchedTerms,
   NO_TERMS,
   resultText,
@@ -165,7 +166,7 @@ export class FtsSearch implements SearchApi {
     const wanted = matchedTerms(parts);
     const results = found.rows.flatMap((hit) => {
       const row = found.text.get(hit.paperId);
-      return row ? [resultOf(row, hit.score, wanted)] : [];
+      return row ? [resultOf(row, hit.score, wanted, found.terms.get(hit.paperId))] : [];
     });
     return { query, total: found.total, matchedAllTerms, sort, exact: null, byAuthor: null, results };
   }
@@ -218,18 +219,19 @@ export class FtsSearch implements SearchApi {
     const titled = titleExpression(parts, mode);
     if (total > RANK_WINDOW && titled !== null) {
       const seen = new Set(head.map((r) => r.paperId));
-      const named = this.#index.ranked(titled, filters, FIELD_BOOSTS, {
+      const named = this.#index.best(titled, filters, FIELD_BOOSTS, {
         limit: TITLE_CANDIDATES,
-        offset: 0,
         window: RANK_WINDOW,
       });
-      for (const r of named.rows) if (!seen.has(r.paperId)) head.push(r);
+      for (const r of named) if (!seen.has(r.paperId)) head.push(r);
     }
     const headText = this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
       return row ? [{ id: r.paperId, ...fieldTerms(row) }] : [];
     });
+    // Their terms again, for marking the page's results: tokenizing is most of a search's own work.
+    const terms = new Map(candidates.map((c) => [c.id, c.fields]));
     const words: RankedWord[] = [
       ...parts.groups,
       ...parts.phrases.flat().map((term) => ({ term, prefix: false, corrections: [] })),
@@ -260,14 +262,15 @@ export class FtsSearch implements SearchApi {
     const pageRows = ordered.slice(page.offset, page.offset + page.limit);
     const missing = pageRows.filter((r) => !headText.has(r.paperId)).map((r) => r.paperId);
     const text = new Map([...headText, ...this.#index.paperRows(missing)]);
-    return { rows: pageRows, total, text };
+    return { rows: pageRows, total, text, terms };
   }
 
   /** The same matches as `#ranked`, newest listing first (the reader asked for that order). */
   #newest(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
     const match = matchExpression(parts, mode) ?? fallback;
     const { ids, total } = this.#index.newest(match, filters, page);
-    return { rows: ids.map((paperId) => ({ paperId, score: 0 })), total, text: this.#index.paperRows(ids) };
+    const rows = ids.map((paperId) => ({ paperId, score: 0 }));
+    return { rows, total, text: this.#index.paperRows(ids), terms: NO_FIELD_TERMS };
   }
 
   /** Filters only (or authors only): newest first, nothing to rank by. */
@@ -347,8 +350,17 @@ function settled<T>(fn: () => T): Promise<T> {
   return new Promise((resolve) => resolve(fn()));
 }
 
-function resultOf(row: PaperTextRow, score: number, wanted: MatchedTerms): SearchResultDto {
-  return toSearchResult(hitOf(row, score, wanted), resultText(row));
+/** No result's terms known ahead: each is tokenized for its marks. */
+const NO_FIELD_TERMS: ReadonlyMap<string, FieldTerms> = new Map();
+
+/** `terms`: the row's own index terms when already computed (a re-ranked candidate's). */
+function resultOf(
+  row: PaperTextRow,
+  score: number,
+  wanted: MatchedTerms,
+  terms?: FieldTerms,
+): SearchResultDto {
+  return toSearchResult(hitOf(row, score, wanted, terms), resultText(row));
 }
 
 function correctable(term: string): boolean {

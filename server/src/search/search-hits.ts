@@ -32,12 +32,18 @@ export function matchedTerms(parts: QueryParts): MatchedTerms {
 
 const HIGHLIGHTED = ['title', 'abstract'] as const;
 
-/** A result as core's result builder takes it, with the terms it matched found in its own text. */
-export function hitOf(row: PaperTextRow, score: number, wanted: MatchedTerms): SearchHit {
+/** A paper's index terms per field, as `fieldTerms` gives them (`columnTerms` of each). */
+export type FieldTerms = Candidate['fields'];
+
+/**
+ * A result as core's result builder takes it, with the terms it matched found in its own text (`terms`,
+ * when the caller has tokenized it already, else tokenized here).
+ */
+export function hitOf(row: PaperTextRow, score: number, wanted: MatchedTerms, terms?: FieldTerms): SearchHit {
   const match: Record<string, string[]> = {};
   if (wanted.exact.size > 0 || wanted.prefixes.length > 0) {
     for (const field of HIGHLIGHTED) {
-      for (const term of new Set(columnTerms(row[field]))) {
+      for (const term of new Set(terms?.[field] ?? columnTerms(row[field]))) {
         if (!wanted.exact.has(term) && !wanted.prefixes.some((p) => term.startsWith(p))) continue;
         (match[term] ??= []).push(field);
       }

@@ -37,6 +37,21 @@ try {
   throw err;
 }
 
+/**
+ * Asked once before the first request is read, answers thrown away: right after a start the first
+ * searches otherwise pay for compiling the tokenizer and ranking code and for reading the index's top
+ * pages into the connection's cache. One of each kind: common words, a phrase, a typo, a name.
+ */
+const WARM_UP_QUERIES = ['learning model', '"neural network"', 'netwrok', 'Wei Zhang'] as const;
+
+for (const q of WARM_UP_QUERIES) {
+  try {
+    search.searchNow(q, { limit: 20, offset: 0 });
+  } catch {
+    // A store too old or too empty to answer is reported by the first real request, not here.
+  }
+}
+
 async function answer(request: SearchRequest): Promise<SearchReply & { kind: 'answer' }> {
   switch (request.kind) {
     case 'search':

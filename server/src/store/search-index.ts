@@ -259,6 +259,32 @@ export class SearchIndex implements SearchReader {
     return { rows, total };
   }
 
+  /**
+   * The best `limit` of the `window` most recently indexed matches, by bm25 with `weights`, without
+   * counting the matches: for a second list of candidates whose total nobody reads (with fewer matches
+   * than the window, every one is ranked, as `ranked` would).
+   */
+  best(
+    match: string,
+    filters: IndexFilters,
+    weights: ColumnWeights,
+    page: { limit: number; window: number },
+  ): RankedRow[] {
+    const window = Math.max(page.window, page.limit);
+    const { sql, params } = this.#filtered(filters, false, this.#topicPlan(match, filters, window));
+    if (sql === '')
+      return this.#rankedRecent.all({ match, ...weights, limit: page.limit, offset: 0, window });
+    const rows = this.#statement(RANKED_FILTERED, sql).all({
+      ...params,
+      ...weights,
+      match,
+      window,
+      limit: page.limit,
+      offset: 0,
+    }) as (RankedRow & { matched: number })[];
+    return rows.map(({ paperId, score }) => ({ paperId, score }));
+  }
+
   countMatches(match: string, filters: IndexFilters): number {
     return this.#count(match, filters, 'probe');
   }

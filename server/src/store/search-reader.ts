@@ -25,6 +25,13 @@ export interface SearchReader {
     weights: ColumnWeights,
     page: { limit: number; offset: number; window: number },
   ): { rows: RankedRow[]; total: number };
+  /** The best `limit` by bm25 among the `window` most recently indexed matches, uncounted. */
+  best(
+    match: string,
+    filters: IndexFilters,
+    weights: ColumnWeights,
+    page: { limit: number; window: number },
+  ): RankedRow[];
   countMatches(match: string, filters: IndexFilters): number;
   /** Papers matching `match` (every paper when null) and the filters, newest listing first. */
   newest(

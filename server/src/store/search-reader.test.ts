@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIELD_BOOSTS, normalisePaper, type PaperEntity } from '@quire/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from './open-store.ts';
+import type { IndexFilters } from './search-index.ts';
+import { openSearchReader, type SearchReader } from './search-reader.ts';
+
+let dir: string;
+let store: Store;
+let reader: SearchReader;
+
+const NONE: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
+
+function paper(n: number, title: string, category = 'cs.LG'): PaperEntity {
+  return normalisePaper({
+    id: `2604.${String(10000 + n)}`,
+    title,
+    abstract: `Paper ${n} is about one thing.`,
+    authors: ['Ada Lovelace'],
+    categories: [category],
+    listingDate: `2026-04-${String(1 + (n % 28)).padStart(2, '0')}`,
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-search-reader-'));
+  store = openStore(join(dir, 'quire.db'));
+  store.papers.upsertBatch(
+    [
+      paper(1, 'Agents that plan', 'cs.AI'),
+      paper(2, 'Planning agents for planning agents'),
+      paper(3, 'Robots', 'cs.RO'),
+      paper(4, 'Agents and robots', 'cs.RO'),
+      paper(5, 'Agents everywhere'),
+    ],
+    { countsAsListing: true },
+  );
+  reader = openSearchReader(join(dir, 'quire.db'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the search thread’s reader', () => {
+  it('reads the file through a connection of its own, as the writer stored it', () => {
+    expect(reader.countMatches('"agent"', NONE)).toBe(4);
+  });
+
+  it('best: the same first rows as ranked when the window holds every match, counting nothing', () => {
+    const page = { limit: 5, offset: 0, window: 100 };
+    const ranked = reader.ranked('"agent"', NONE, FIELD_BOOSTS, page).rows;
+    const best = reader.best('"agent"', NONE, FIELD_BOOSTS, { limit: 5, window: 100 });
+    // ranked scores every match inside FTS5 (its rank column), best through bm25(): the same function.
+    expect(best.map((r) => r.paperId)).toEqual(ranked.map((r) => r.paperId));
+    best.forEach((r, i) => expect(r.score).toBeCloseTo(ranked[i]?.score ?? NaN, 6));
+    const cs = { ...NONE, categories: ['cs.ro'] };
+    const filtered = reader.ranked('"agent"', cs, FIELD_BOOSTS, page).rows;
+    expect(filtered.map((r) => r.paperId)).toEqual(['2604.10004']);
+    expect(reader.best('"agent"', cs, FIELD_BOOSTS, { limit: 5, window: 100 })).toEqual(filtered);
+  });
+
+  it('best: only the window’s most recently indexed matches are ranked', () => {
+    const ids = reader.best('"agent"', NONE, FIELD_BOOSTS, { limit: 2, window: 2 }).map((r) => r.paperId);
+    expect(ids.sort()).toEqual(['2604.10004', '2604.10005']);
+  });
+});
