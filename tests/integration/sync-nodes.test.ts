@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG, type QuireConfig } from '@quire/server/config';
 import { startServer, type RunningServer } from '@quire/server/server';
 import { openPgGroupStores } from '@quire/server/store/pg/open-pg-stores';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
+import { awarenessFrame, rawClient } from '../src/harness/raw-sync.ts';
 import { spawnServer, type ServerProcess } from '../src/harness/spawn-server.ts';
 import { createGroup, syncPeer, tokenOf, type SyncPeer } from '../src/harness/sync-harness.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
@@ -151,6 +152,23 @@ describe.skipIf(SKIP !== null)('group sync across three nodes (PostgreSQL + Redi
     await waitFor('node C’s clients to see Ann’s presence', () =>
       peers.slice(2).every((p) => p.provider.awareness.getStates().get(annId)) ? true : undefined,
     );
+    // A connection on node B can no more overwrite a client of node A's presence than one on A could.
+    const spoofer = rawClient(b.url, group.id, token);
+    await spoofer.opened;
+    const spoofClock = (peers[0]!.provider.awareness.meta.get(annId)?.clock ?? 0) + 10;
+    spoofer.ws.send(
+      awarenessFrame([{ clientId: annId, clock: spoofClock, state: { user: { name: 'Eve' } } }]),
+    );
+    // Its own presence, sent after: once the others see it, the spoof before it was handled too.
+    spoofer.ws.send(
+      awarenessFrame([{ clientId: 424242, clock: 1, state: { user: { name: 'Eve herself' } } }]),
+    );
+    await waitFor('node C’s clients to see the spoofer’s own presence', () =>
+      peers.slice(2).every((p) => p.provider.awareness.getStates().get(424242)) ? true : undefined,
+    );
+    for (const peer of peers.slice(1)) {
+      expect(peer.provider.awareness.getStates().get(annId)).toEqual({ user: { name: 'Ann on node A' } });
+    }
     // A client that joins later, on a node that had not loaded the group, is told who is here too.
     const late = syncPeer(b.url, group.id, token);
     await waitFor('a late client on node B to see Ann', () =>

@@ -168,9 +168,9 @@ export class GroupDoc implements RelayedDoc {
     const accepted: PresenceEntry[] = [];
     for (const entry of readPresenceEntries(update)) {
       const owner = this.owners.get(entry.clientId);
-      // A client another node announced has come here (its node died, or its network moved it): it may
-      // take its id back. Another local connection's id stays that connection's.
-      if (owner !== undefined && owner !== from && !(owner instanceof RemoteNodePeer)) continue;
+      // An id another node's client holds is that node's too: a client that moved here gets it back once
+      // that node says it left, or once that node's heartbeat stops.
+      if (owner !== undefined && owner !== from) continue;
       if (entry.json.byteLength > maxBytes) {
         this.warnOversize(from, entry, maxBytes);
         continue;
@@ -181,7 +181,6 @@ export class GroupDoc implements RelayedDoc {
         if (!owned) this.owned.set(from, (owned = new Set()));
         if (owned.size >= maxIds) return CLOSE_CODES.presenceRefused;
         owned.add(entry.clientId);
-        if (owner) this.owned.get(owner)?.delete(entry.clientId);
         this.owners.set(entry.clientId, from);
       }
       accepted.push(entry);
@@ -193,8 +192,9 @@ export class GroupDoc implements RelayedDoc {
   }
 
   /**
-   * Presence another node relayed for its clients: applied for ids no local connection owns, within the
-   * size limit, and dropped entry by entry otherwise (a malformed update is dropped whole and logged).
+   * Presence another node relayed for its clients: applied for ids nobody else owns, within the size
+   * limit, and dropped entry by entry otherwise (a malformed update is dropped whole and logged). An id the
+   * node says left is free again, for a client that moved to another node.
    */
   applyRemotePresence(from: RemoteNodePeer, update: Uint8Array): void {
     const awareness = this.awareness;
@@ -204,11 +204,10 @@ export class GroupDoc implements RelayedDoc {
     try {
       for (const entry of readPresenceEntries(update)) {
         const owner = this.owners.get(entry.clientId);
-        if (owner !== undefined && !(owner instanceof RemoteNodePeer)) continue;
+        if (owner !== undefined && owner !== from) continue;
         if (entry.json.byteLength > maxBytes) continue;
         checkPresenceJson(entry);
-        if (owner !== from) {
-          if (owner) this.owned.get(owner)?.delete(entry.clientId);
+        if (owner === undefined) {
           let owned = this.owned.get(from);
           if (!owned) this.owned.set(from, (owned = new Set()));
           owned.add(entry.clientId);
@@ -218,6 +217,11 @@ export class GroupDoc implements RelayedDoc {
       }
       if (accepted.length > 0) {
         awarenessProtocol.applyAwarenessUpdate(awareness, presenceUpdate(accepted), from);
+      }
+      for (const entry of accepted) {
+        if (!isLeaving(entry)) continue;
+        this.owners.delete(entry.clientId);
+        this.owned.get(from)?.delete(entry.clientId);
       }
     } catch (err) {
       this.log(
@@ -432,6 +436,11 @@ export class GroupDoc implements RelayedDoc {
     }, this.options.idleUnloadMs);
     this.idleTimer.unref();
   }
+}
+
+/** An awareness entry whose state is JSON null: "this client left". */
+function isLeaving(entry: PresenceEntry): boolean {
+  return entry.json.byteLength === 4 && String.fromCharCode(...entry.json) === 'null';
 }
 
 interface AwarenessChange {
