@@ -228,6 +228,44 @@ describe('working through the inbox', () => {
     expect(isQueued(doc, '2603.10001')).toBe(false);
   });
 
+  // Yjs keeps one of two concurrent writes to a map key by client id, so both orders are tried.
+  it.each([
+    ['the dismissal', 1, 2],
+    ['the save', 2, 1],
+  ])(
+    'settles a save and a dismissal made at once on both devices as the save (%s written last)',
+    (_, adaId, benId) => {
+      const [a, b] = pair();
+      a.clientID = adaId;
+      b.clientID = benId;
+      followTopic(a, 'agentic-rl', 'ada', at('2026-03-01T09:00:00Z'));
+      sync(a, b);
+      saveFromInbox(a, paper('2603.10005'), 'ada', at('2026-03-19T08:00:00Z'));
+      dismissFromInbox(b, '2603.10005', 'ben', at('2026-03-19T08:00:01Z'));
+      sync(a, b);
+      for (const doc of [a, b]) {
+        expect(getTriage(doc, '2603.10005')).toMatchObject({ decision: 'saved', by: 'ada' });
+        expect(isQueued(doc, '2603.10005')).toBe(true);
+        expect(listTriage(doc).map((t) => [t.paperId, t.decision, t.by])).toEqual([
+          ['2603.10005', 'saved', 'ada'],
+        ]);
+        const row = inboxRows(doc, CANDIDATES, 'ben', new Set(['2603.10005'])).find(
+          (r) => r.paperId === '2603.10005',
+        );
+        expect(row?.triage).toMatchObject({ decision: 'saved', by: 'ada' });
+        // Z on Ben's device finds nothing of his to undo; Ada's undo takes the paper back out.
+        expect(lastOwnTriage(doc, 'ben', ['2603.10005'])).toBeNull();
+      }
+      expect(codeOf(() => undoTriage(b, '2603.10005', 'ben'))).toBe('invalid-input');
+      undoTriage(a, '2603.10005', 'ada');
+      sync(a, b);
+      for (const doc of [a, b]) {
+        expect(getTriage(doc, '2603.10005')).toBeNull();
+        expect(isQueued(doc, '2603.10005')).toBe(false);
+      }
+    },
+  );
+
   it('undoes the member’s own last decision: a save leaves the queue, the paper returns', () => {
     const doc = groupDoc();
     saveFromInbox(doc, paper('2603.10006'), 'ada', at('2026-03-19T08:00:00Z'));

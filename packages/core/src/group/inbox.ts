@@ -89,16 +89,40 @@ function readTriage(paperId: string, value: unknown): Triage | null {
   };
 }
 
+/**
+ * The decision that stands. Two members can triage one paper before their edits meet (offline, or within
+ * the same second): the shared map then keeps one record by Yjs's rule, which can be one member's
+ * dismissal while the other's save has put the paper in the queue. A save beats a dismissal, the same on
+ * every device, so a paper never reads as dismissed while it sits in the queue; the save is credited to
+ * whoever queued it.
+ */
+function standingTriage(
+  doc: Y.Doc,
+  paperId: string,
+  stored: Triage | null,
+  queued: ReadonlySet<string>,
+): Triage | null {
+  if (stored?.decision !== 'dismissed' || !queued.has(paperId)) return stored;
+  const item = getQueueItem(doc, paperId);
+  if (item === null) return stored;
+  return { paperId, decision: 'saved', by: item.addedBy, at: item.addedAt, addedToQueue: true };
+}
+
+function queuedIds(doc: Y.Doc): Set<string> {
+  return new Set(queuedPapers(doc).map((q) => q.paper.id));
+}
+
 export function getTriage(doc: Y.Doc, paperId: string): Triage | null {
   const id = checkPaperId(paperId);
-  return readTriage(id, rootMap(doc, ROOT.inboxTriage).get(id));
+  return standingTriage(doc, id, readTriage(id, rootMap(doc, ROOT.inboxTriage).get(id)), queuedIds(doc));
 }
 
 /** Every decision, latest first: who has skimmed what. */
 export function listTriage(doc: Y.Doc): Triage[] {
   const all: Triage[] = [];
+  const queued = queuedIds(doc);
   rootMap(doc, ROOT.inboxTriage).forEach((value, key) => {
-    const triage = readPaperId(key) === key ? readTriage(key, value) : null;
+    const triage = readPaperId(key) === key ? standingTriage(doc, key, readTriage(key, value), queued) : null;
     if (triage) all.push(triage);
   });
   return all.sort((a, b) => compareInstants(b.at, a.at) || byCodeUnits(a.paperId, b.paperId));
@@ -107,10 +131,11 @@ export function listTriage(doc: Y.Doc): Triage[] {
 /** The member's latest decision among `paperIds` (the ones they triaged on this page, say); null if none. */
 export function lastOwnTriage(doc: Y.Doc, memberId: string, paperIds: Iterable<string>): Triage | null {
   const map = rootMap(doc, ROOT.inboxTriage);
+  const queued = queuedIds(doc);
   let last: Triage | null = null;
   for (const paperId of paperIds) {
     const id = readPaperId(paperId);
-    const triage = id === null ? null : readTriage(id, map.get(id));
+    const triage = id === null ? null : standingTriage(doc, id, readTriage(id, map.get(id)), queued);
     if (triage?.by === memberId && (last === null || compareInstants(triage.at, last.at) > 0)) last = triage;
   }
   return last;
@@ -191,10 +216,11 @@ export function inboxRows<T extends InboxCandidate>(
   const matched = matchedCandidates(doc, candidates);
   const window = inboxWindow(doc, candidates, memberId);
   const triageMap = rootMap(doc, ROOT.inboxTriage);
-  const queued = new Set(queuedPapers(doc).map((q) => q.paper.id));
+  const queued = queuedIds(doc);
   const rows: InboxRow<T>[] = [];
   for (const m of matched) {
-    const triage = readTriage(m.paperId, triageMap.get(m.paperId)) ?? queuedTriage(doc, m.paperId, queued);
+    const stored = readTriage(m.paperId, triageMap.get(m.paperId));
+    const triage = standingTriage(doc, m.paperId, stored, queued) ?? queuedTriage(doc, m.paperId, queued);
     if (!keep.has(m.paperId) && (triage !== null || !inWindow(window, m.listingDate))) continue;
     const { paperId, listingDate, candidate } = m;
     rows.push({ paperId, listingDate, matchedTopics: m.matched, candidate, triage });
@@ -268,7 +294,7 @@ export interface UndoneTriage {
 export function undoTriage(doc: Y.Doc, paperId: string, memberId: string): UndoneTriage {
   const id = checkPaperId(paperId);
   const me = checkMemberId(memberId);
-  const triage = readTriage(id, rootMap(doc, ROOT.inboxTriage).get(id));
+  const triage = getTriage(doc, id);
   if (!triage)
     throw invalidInput(`Nobody has triaged ${id} (or it was undone already): there is nothing to undo.`);
   if (triage.by !== me) {
