@@ -196,8 +196,9 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     devTaxonomy2.length > 0
       ? devTaxonomyFigures(devTaxonomy2, byId, predictions, 'second taxonomy-wide development sample')
       : null;
-  // Drawn like the locked set's precision papers and judged strictly (borderline counts as out); left out
-  // of the calibration's fit, so its figure is less flattering than the two samples above.
+  // Drawn like the locked set's precision papers and judged strictly (borderline counts as out). The
+  // calibration is fitted on it too, so this figure is in-sample: train-calibration.ts prints its honest
+  // out-of-fold one.
   const devTaxonomy3 = loadLocked(/^dev-set-taxonomy-3\.jsonl$/);
   const devWide3 =
     devTaxonomy3.length > 0

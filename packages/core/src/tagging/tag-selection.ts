@@ -7,11 +7,12 @@ export const MAX_DIRECT_TAGS = 6;
 /**
  * Calibrated confidence a tag needs to be kept: 0.75, chosen by tests/eval/train-calibration.ts's
  * cross-validation on the development judgments only (the best precision of one tag per paper, a bare
- * paper counting as a miss, while recall of judged-in topics stays at 0.665 or more).
+ * paper counting as a miss, while recall of judged-in topics stays at 0.665 or more; near-ties go to the
+ * setting with the fewest bare papers).
  */
 export const KEEP_CONFIDENCE = 0.75;
 /** A paper with no tag that sure keeps its best one if it reaches this (chosen with KEEP_CONFIDENCE). */
-export const FLOOR_CONFIDENCE = 0.5;
+export const FLOOR_CONFIDENCE = 0.4;
 /**
  * A tag whose calibrated score (score ÷ its topic's threshold) is under this share of the paper's best
  * is dropped: beside a paper's clear topics, a topic that only scraped past its threshold is noise.
