@@ -32,9 +32,9 @@ import {
 import { relatedPapers } from './fts-related.ts';
 import { matchedTermsOf, rerankScores, type RankedWord } from './rerank.ts';
 import type { SearchApi, SearchPage } from './search-api.ts';
+import { PaperTermsCache, TermCountsCache } from './search-caches.ts';
 import {
   authorNames,
-  fieldTerms,
   hitOf,
   type FieldTerms,
   matchedTerms,
@@ -77,6 +77,8 @@ export const AUTHOR_SCAN = 200;
 export class FtsSearch implements SearchApi {
   readonly #index: SearchReader;
   readonly #taxonomy: Taxonomy;
+  readonly #paperTerms = new PaperTermsCache();
+  readonly #termCounts = new TermCountsCache();
 
   constructor(index: SearchReader, taxonomy: Taxonomy) {
     this.#index = index;
@@ -228,7 +230,7 @@ export class FtsSearch implements SearchApi {
     const headText = this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
-      return row ? [{ id: r.paperId, ...fieldTerms(row) }] : [];
+      return row ? [{ id: r.paperId, ...this.#paperTerms.of(row) }] : [];
     });
     // Their terms again, for marking the page's results: tokenizing is most of a search's own work.
     const terms = new Map(candidates.map((c) => [c.id, c.fields]));
@@ -237,7 +239,9 @@ export class FtsSearch implements SearchApi {
       ...parts.phrases.flat().map((term) => ({ term, prefix: false, corrections: [] })),
     ];
     const counts = new Map<string, number>();
-    for (const c of this.#index.columnVocabulary(matchedTermsOf(words, candidates))) {
+    const papers = Math.max(1, this.#index.indexedPapers());
+    const matched = matchedTermsOf(words, candidates);
+    for (const c of this.#termCounts.counts(matched, papers, (t) => this.#index.columnVocabulary(t))) {
       counts.set(`${c.field} ${c.term}`, c.docs);
     }
     const averageTerms = this.#index.averageTerms();
@@ -249,7 +253,7 @@ export class FtsSearch implements SearchApi {
       return averageTerms[field] * (terms > 0 ? words / terms : 1);
     };
     const scores = rerankScores(words, candidates, {
-      papers: Math.max(1, this.#index.indexedPapers()),
+      papers,
       averageLength: { title: average('title'), authors: average('authors'), abstract: average('abstract') },
       papersWith: (term, field) => counts.get(`${field} ${term}`) ?? 0,
     });
