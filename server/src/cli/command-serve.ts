@@ -58,12 +58,14 @@ export async function runServe(ctx: CliContext): Promise<number> {
       `Groups, invites, calendar feeds and group updates are on ${server.groupsOn}; papers, tags and search stay in ${config.dbPath} on this node for now (interim: their PostgreSQL engine is not built yet, issue 13).`,
     );
   }
-  writeLine(
-    ctx.stdout,
-    server.cluster
-      ? `Sync across nodes through Redis as node ${server.cluster.nodeId} (heartbeat every ${config.clusterHeartbeatSeconds} s).`
-      : 'One node: no Redis (QUIRE_REDIS_URL) for sync across nodes.',
-  );
+  if (server.cluster) {
+    writeLine(
+      ctx.stdout,
+      `Sync across nodes through Redis as node ${server.cluster.nodeId} (heartbeat every ${config.clusterHeartbeatSeconds} s).`,
+    );
+  } else if (config.databaseUrl) {
+    writeLine(ctx.stdout, 'One node: set QUIRE_REDIS_URL (or --redis-url) to sync groups across nodes.');
+  }
   writeLine(
     ctx.stdout,
     config.harvest
