@@ -269,7 +269,7 @@ describe.skipIf(SKIP !== null)('group sync across three nodes (PostgreSQL + Redi
     await waitFor('the dead node’s client to leave node A’s presence', () =>
       onA.provider.awareness.getStates().has(leavingId) ? undefined : true,
     );
-  });
+  }, 120_000); // three child processes to start, beside the rest of the suite
 
   it.skipIf(!REDIS_SERVER)(
     'loses nothing when Redis restarts during edits (catch-up from PostgreSQL)',
