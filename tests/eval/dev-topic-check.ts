@@ -2,7 +2,7 @@
  * For reviewing topic definitions on development data only: `tsx tests/eval/dev-topic-check.ts
  * --topics a,b,c [--patch FILE]` tags the corpus with the built-in taxonomy, or with FILE's definitions
  * put in place of those topics' (a JSON object: slug → a whole `definition`), and prints, for each topic,
- * precision and recall on the development judgments (dev-set-taxonomy(-2, -3), dev-set-a/b/c, test-set, dev-recall-2)
+ * precision and recall on the development judgments (dev-set-taxonomy(-2, -3), dev-set-a/b/c, test-set, dev-recall-2, -3)
  * with every miss, and how many corpus papers it tags. It never reads the locked set.
  */
 import { readFileSync } from 'node:fs';
@@ -47,7 +47,7 @@ const label = new Map<string, boolean>();
 // Where judges differ (a pair judged twice), it counts as applying if any judge said so.
 for (const j of wide)
   label.set(`${j.paper} ${j.topic}`, j.label || label.get(`${j.paper} ${j.topic}`) === true);
-for (const j of loadJudgments(/^(dev-set-[a-c]|test-set|dev-recall-2)\.jsonl$/))
+for (const j of loadJudgments(/^(dev-set-[a-c]|test-set|dev-recall-[23])\.jsonl$/))
   label.set(`${j.paper} ${j.topic}`, j.label);
 for (const slug of wanted.length ? wanted : taxonomy.topics.map((t) => t.slug)) {
   if (!taxonomy.bySlug.has(slug)) throw new Error(`No topic ${slug}.`);

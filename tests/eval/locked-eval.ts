@@ -162,6 +162,7 @@ function topicFigures(
   predict: Predictions,
   heading = 'per topic, on a uniform sample of its pool (papers naming a core concept):',
   misses: string[] | null = null,
+  topics: readonly string[] = EVAL_TOPICS,
 ): Record<string, unknown> {
   const concepts = coreConcepts();
   console.log('');
@@ -171,7 +172,7 @@ function topicFigures(
   );
   const out: Record<string, unknown> = {};
   let meeting = 0;
-  for (const slug of EVAL_TOPICS) {
+  for (const slug of topics) {
     const pattern = conceptPattern(concepts.get(slug) ?? []);
     const pool = corpus.filter((p) => namesConcept(pattern, p));
     const taggedAll = corpus.filter((p) => predict.all(p).has(slug));
@@ -209,7 +210,7 @@ function topicFigures(
     };
   }
   console.log(
-    `${meeting} of ${EVAL_TOPICS.length} topics meet precision ≥ 0.90 and recall ≥ 0.85 (0.90 for RL for LLM Agents)`,
+    `${meeting} of ${topics.length} topics meet precision ≥ 0.90 and recall ≥ 0.85 (0.90 for RL for LLM Agents)`,
   );
   return { meeting, topics: out };
 }
@@ -248,6 +249,8 @@ export function devRecallFigures(
   judgments: readonly LockedJudgment[],
   corpus: readonly TaggablePaper[],
   predict: Predictions,
+  file = 'dev-recall-2.jsonl',
+  topics: readonly string[] = EVAL_TOPICS,
 ): Record<string, unknown> {
   const byId = new Map(corpus.map((p) => [p.id, p]));
   const misses: string[] = [];
@@ -257,8 +260,9 @@ export function devRecallFigures(
     corpus,
     byId,
     predict,
-    'development pool samples (dev-recall-2.jsonl), per topic:',
+    `development pool samples (${file}), per topic:`,
     misses,
+    topics,
   );
   if (process.env.EVAL_VERBOSE) for (const m of misses.sort()) console.log(`  ${m}`);
   return figures;

@@ -206,6 +206,15 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
       : null;
   const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
   const devPools = devRecall2.length > 0 ? devRecallFigures(devRecall2, papers, predictions) : null;
+  // Topics outside the evaluation's twenty, sampled from their pools for tuning (llm-agent-training: the
+  // parent that RL for LLM Agents nearly fills).
+  const devRecall3 = loadLocked(/^dev-recall-3\.jsonl$/);
+  const devPools3 =
+    devRecall3.length > 0
+      ? devRecallFigures(devRecall3, papers, predictions, 'dev-recall-3.jsonl', [
+          ...new Set(devRecall3.map((j) => j.topic)),
+        ])
+      : null;
   // While tuning, EVAL_DEV_ONLY=1 leaves the locked sets out: not even their aggregates are printed.
   const devOnly = Boolean(process.env.EVAL_DEV_ONLY);
   if (devOnly) console.log('\nlocked sets left out (EVAL_DEV_ONLY is set)');
@@ -223,6 +232,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
     ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
     ...(devPools ? { devPools } : {}),
+    ...(devPools3 ? { devPools3 } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
     ...(rlAgentsWide ? { rlAgentsPool: rlAgentsWide } : {}),
   };
