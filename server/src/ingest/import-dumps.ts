@@ -3,7 +3,7 @@ import { QuireError, errorMessage } from '../errors.ts';
 import { parseOaiResponse } from '../sources/oai-pmh.ts';
 import type { IngestErrorNote } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
-import { addKnownTerms, emptyKnownTerms, type KnownTerms } from '../store/search-index-schema.ts';
+import type { KnownTerms } from '../store/search-index-schema.ts';
 import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
 import {
   emptyFileReport,
@@ -232,7 +232,7 @@ async function importLines(
   const write = async (batch: LineBatch, done: boolean): Promise<void> => {
     const prepared = await batch.prepared;
     const papers: PaperEntity[] = [];
-    const known = emptyKnownTerms();
+    const known: KnownTerms = new Map();
     const errors = [...batch.skipped];
     for (const [i, result] of prepared.entries()) {
       if ('error' in result) {
@@ -240,7 +240,7 @@ async function importLines(
         continue;
       }
       papers.push(result.paper);
-      if (result.terms) addKnownTerms(known, result.paper, result.terms.authorsJson, result.terms);
+      if (result.terms) known.set(result.paper.id, { from: result.paper, terms: result.terms });
     }
     for (const error of errors.sort((a, b) => a.line - b.line)) {
       report.skipped++;

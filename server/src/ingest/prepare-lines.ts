@@ -1,19 +1,13 @@
 import { normalisePaper, type PaperEntity } from '@quire/core';
 import { errorMessage } from '../errors.ts';
 import { parseDumpLine } from '../sources/dump-lines.ts';
-import { authorsColumn } from '../store/paper-queries.ts';
 import { paperTerms, type PaperTerms } from '../store/search-index-schema.ts';
-
-/** Search terms of a prepared paper, with the `papers.authors` text its authors terms were computed from. */
-export interface PreparedTerms extends PaperTerms {
-  authorsJson: string;
-}
 
 /**
  * A dump line made ready to store: its normalised paper (and, when asked, the paper's search terms), or
  * the sentence that says why the line cannot be imported.
  */
-export type PreparedLine = { paper: PaperEntity; terms?: PreparedTerms } | { error: string };
+export type PreparedLine = { paper: PaperEntity; terms?: PaperTerms } | { error: string };
 
 /**
  * Parses and normalises dump lines, each on its own: a malformed line gives its error and the rest go on.
@@ -29,7 +23,6 @@ export function prepareLines(lines: readonly string[], withTerms: boolean): Prep
       return { error: errorMessage(err) };
     }
     if (!withTerms) return { paper };
-    const authorsJson = authorsColumn(paper.authors);
-    return { paper, terms: { ...paperTerms(paper, authorsJson), authorsJson } };
+    return { paper, terms: paperTerms(paper) };
   });
 }

@@ -5,19 +5,22 @@ import {
   COUNT_BY_LISTING_DAY,
   COUNT_BY_PRIMARY_CATEGORY,
   COUNT_PAPERS,
+  CATEGORY_ROW_PARAMS,
   DELETE_PAPER_CATEGORIES,
   HAS_PAPER,
-  INSERT_PAPER_CATEGORY,
+  INSERT_PAPER_CATEGORIES,
   LISTING_RANGE,
+  PAPER_ROW_PARAMS,
   SELECT_BY_LISTING_DATE,
   SELECT_IDS,
   SELECT_IDS_IN_CATEGORY,
   SELECT_PAPER,
-  UPSERT_PAPER,
-  paperToRow,
+  UPSERT_PAPERS,
+  paperRowValues,
   rowToPaper,
   type PaperRow,
 } from './paper-queries.ts';
+import { RowWriter } from './row-writer.ts';
 import { SearchIndexWriter, type KnownTerms } from './search-index-schema.ts';
 
 export interface UpsertOptions {
@@ -63,9 +66,9 @@ export class PaperStore {
   readonly #now: () => Date;
   readonly #select: Statement<[string], PaperRow>;
   readonly #has: Statement<[string], unknown>;
-  readonly #upsert: Statement<[PaperRow], unknown>;
+  readonly #upsert: RowWriter;
   readonly #deleteCategories: Statement<[string], unknown>;
-  readonly #insertCategory: Statement<[string, string], unknown>;
+  readonly #insertCategories: RowWriter;
   readonly #count: Statement<[], number>;
   readonly #ids: Statement<[], string>;
   readonly #byPrimary: Statement<[], { category: string; n: number }>;
@@ -80,9 +83,9 @@ export class PaperStore {
     this.#now = options.now ?? (() => new Date());
     this.#select = db.prepare<[string], PaperRow>(SELECT_PAPER);
     this.#has = db.prepare<[string], unknown>(HAS_PAPER);
-    this.#upsert = db.prepare<[PaperRow], unknown>(UPSERT_PAPER);
+    this.#upsert = new RowWriter(db, UPSERT_PAPERS, PAPER_ROW_PARAMS);
     this.#deleteCategories = db.prepare<[string], unknown>(DELETE_PAPER_CATEGORIES);
-    this.#insertCategory = db.prepare<[string, string], unknown>(INSERT_PAPER_CATEGORY);
+    this.#insertCategories = new RowWriter(db, INSERT_PAPER_CATEGORIES, CATEGORY_ROW_PARAMS);
     this.#count = db.prepare<[], number>(COUNT_PAPERS).pluck();
     this.#ids = db.prepare<[], string>(SELECT_IDS).pluck();
     this.#byPrimary = db.prepare<[], { category: string; n: number }>(COUNT_BY_PRIMARY_CATEGORY);
@@ -101,51 +104,105 @@ export class PaperStore {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Stores a batch whole or not at all; a paper whose merge changes nothing is not rewritten. */
+  /**
+   * Stores a batch whole or not at all; a paper whose merge changes nothing is not rewritten. Papers are
+   * merged first (two records of one paper in the batch merge in order, as if stored one after the
+   * other), then written in a few statements (see UPSERT_PAPERS), in the order first seen.
+   */
   upsertBatch(papers: readonly PaperEntity[], opts: UpsertOptions): UpsertCounts {
     const updatedAt = this.#now().toISOString();
     return this.transaction(() => {
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      const writes = new Map<string, PendingWrite>();
       for (const paper of papers) {
         try {
-          this.#upsertOne(paper, opts, updatedAt, counts);
+          this.#merge(paper, opts, writes, counts);
         } catch (err) {
-          throw new QuireError(
-            'store-error',
-            `Storing a batch of ${papers.length} papers failed at ${describe(paper)}, so none of the batch was stored: ${errorMessage(err)}`,
-            { cause: err },
-          );
+          throw storeFailure(papers.length, paper, err);
         }
       }
-      // The search index takes the batch in one write (see search-index-schema.ts), before it commits.
-      this.#search.indexPending(opts.knownTerms);
+      const due = [...writes.values()];
+      this.#writeAll(due, updatedAt, papers.length);
+      // The search index takes the batch in a few writes (see search-index-schema.ts), before it commits.
+      this.#search.indexPending(
+        due.map((w) => w.paper),
+        opts.knownTerms,
+      );
       return counts;
     });
   }
 
-  #upsertOne(paper: PaperEntity, opts: UpsertOptions, updatedAt: string, counts: UpsertCounts): void {
-    const row = this.#select.get(paper.id);
-    if (!row) {
-      this.#write(firstSighting(paper, opts), updatedAt, 'new');
+  /** Merges `paper` into what is stored or already due to be written for its id. */
+  #merge(
+    paper: PaperEntity,
+    opts: UpsertOptions,
+    writes: Map<string, PendingWrite>,
+    counts: UpsertCounts,
+  ): void {
+    const due = writes.get(paper.id);
+    let stored: PendingWrite['storedCategories'] = null;
+    let existing: PaperEntity | undefined;
+    if (due) {
+      existing = due.paper;
+      stored = due.storedCategories;
+    } else {
+      const row = this.#select.get(paper.id);
+      if (row) {
+        existing = rowToPaper(row);
+        stored = row.categories;
+      }
+    }
+    if (!existing) {
+      writes.set(paper.id, { paper: firstSighting(paper, opts), storedCategories: null });
       counts.inserted++;
       return;
     }
-    const existing = rowToPaper(row);
     const merged = mergePapers(existing, paper, opts);
     if (paperEquals(existing, merged)) {
       counts.unchanged++;
       return;
     }
-    this.#write(merged, updatedAt, row.categories !== JSON.stringify(merged.categories) ? 'changed' : 'same');
+    writes.set(paper.id, { paper: merged, storedCategories: stored });
     counts.updated++;
   }
 
-  /** `categories`: 'new' for a paper not stored before, which has no category rows to drop. */
-  #write(paper: PaperEntity, updatedAt: string, categories: 'new' | 'changed' | 'same'): void {
-    this.#upsert.run(paperToRow(paper, updatedAt));
-    if (categories === 'same') return;
-    if (categories === 'changed') this.#deleteCategories.run(paper.id);
-    for (const category of paper.categories) this.#insertCategory.run(paper.id, category);
+  /** Writes the merged papers and their category rows; names the first paper that cannot be stored. */
+  #writeAll(writes: readonly PendingWrite[], updatedAt: string, batchSize: number): void {
+    try {
+      this.#upsert.write(writes.map((w) => paperRowValues(w.paper, updatedAt)));
+      const categories: unknown[][] = [];
+      for (const { paper, storedCategories } of writes) {
+        if (storedCategories === JSON.stringify(paper.categories)) continue;
+        // A new paper has no category rows to drop.
+        if (storedCategories !== null) this.#deleteCategories.run(paper.id);
+        for (const category of paper.categories) categories.push([paper.id, category]);
+      }
+      this.#insertCategories.write(categories);
+    } catch (err) {
+      throw storeFailure(batchSize, this.#culprit(writes, updatedAt) ?? writes[0]?.paper, err);
+    }
+  }
+
+  /**
+   * The first of `writes` that fails alone, found by writing them one at a time in a savepoint that is
+   * always undone: a statement of many rows does not say which row broke it.
+   */
+  #culprit(writes: readonly PendingWrite[], updatedAt: string): PaperEntity | undefined {
+    let culprit: PaperEntity | undefined;
+    const undo = new Error('undo');
+    try {
+      this.transaction(() => {
+        for (const { paper } of writes) {
+          culprit = paper;
+          this.#upsert.write([paperRowValues(paper, updatedAt)]);
+        }
+        culprit = undefined;
+        throw undo;
+      });
+    } catch (err) {
+      if (err !== undo) return culprit;
+    }
+    return undefined;
   }
 
   get(id: string): PaperEntity | undefined {
@@ -204,6 +261,20 @@ function firstSighting(paper: PaperEntity, opts: UpsertOptions): PaperEntity {
   return { ...paper, listingDate: null, listingDateEstimated: false };
 }
 
-function describe(paper: PaperEntity): string {
-  return typeof paper.id === 'string' ? `paper ${paper.id}` : 'a paper without an id';
+/** A paper due to be written, and the `categories` column of its row before this batch (null: none). */
+interface PendingWrite {
+  paper: PaperEntity;
+  storedCategories: string | null;
+}
+
+function storeFailure(batchSize: number, paper: PaperEntity | undefined, err: unknown): QuireError {
+  return new QuireError(
+    'store-error',
+    `Storing a batch of ${batchSize} papers failed at ${describe(paper)}, so none of the batch was stored: ${errorMessage(err)}`,
+    { cause: err },
+  );
+}
+
+function describe(paper: PaperEntity | undefined): string {
+  return typeof paper?.id === 'string' ? `paper ${paper.id}` : 'a paper without an id';
 }

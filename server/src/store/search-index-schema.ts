@@ -1,14 +1,15 @@
-import { AUTHOR_SEPARATOR, columnTerms, SEARCH_FIELDS, type Author } from '@quire/core';
+import { AUTHOR_SEPARATOR, columnTerms, SEARCH_FIELDS, type Author, type PaperEntity } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
+import { RowWriter } from './row-writer.ts';
 
 /**
  * The on-disk search index: an FTS5 table over each paper's title, authors and abstract, kept up to date
  * in the transaction of every write of papers (see CREATE_SEARCH_INDEX), so it is never rebuilt.
  *
  * FTS5 cannot run core's tokenizer (LaTeX dropped, accents and plurals folded, hyphenated words indexed
- * as their parts and joined, whole-name author keys), so the index stores core's terms, computed by two
- * functions every writing connection registers (`registerSearchFunctions`, called by `migrate`), and the
- * table splits them on spaces only (the `ascii` tokenizer: our terms hold no ASCII punctuation). The
+ * as their parts and joined, whole-name author keys), so the index stores core's terms, computed in
+ * JavaScript (by the paper store as it writes, or by two SQL functions every writing connection
+ * registers: `registerSearchFunctions`, called by `migrate`), and the table splits them on spaces only (the `ascii` tokenizer: our terms hold no ASCII punctuation). The
  * table is contentless (it keeps no copy of the text; results are read from `papers`), with deletes
  * allowed so an updated paper's old terms can go.
  *
@@ -16,9 +17,10 @@ import type { Database, Statement } from 'better-sqlite3';
  * `papers`' implicit rowid, which VACUUM may renumber. `search_docs` also keeps the listing date, so a
  * date filter over many matches reads this small table rather than the paper rows.
  *
- * Papers' text is written only by `PaperStore`, which indexes what it queued before each batch commits. An
- * import hands it the terms its parse thread computed (`KnownTerms`); the functions answer from those.
- * A paper changed by other means (the sqlite3 shell) stays queued until the next batch indexes it.
+ * Papers' text is written only by `PaperStore`, which indexes what it queued before each batch commits,
+ * from the papers it wrote, so no text goes from SQLite back to JavaScript. An import hands it the terms
+ * its parse thread computed (`KnownTerms`). A paper changed by other means (the sqlite3 shell) stays
+ * queued until the next batch indexes it, through the functions.
  */
 
 /** The function the triggers call for a title or an abstract. */
@@ -40,8 +42,8 @@ const TERMS_OF_PAPER = `${SEARCH_TEXT_FUNCTION}(p.title), ${SEARCH_AUTHORS_FUNCT
  * The migration step. The triggers do not write the FTS5 table themselves: FTS5 flushes its pending
  * terms at every savepoint, and SQLite opens one for each statement that fires a trigger, so writing it
  * per paper made an import three times slower. They queue the paper in `search_pending` instead (pure
- * SQL, cheap) and `PaperStore` writes the whole queue with one statement (`INDEX_PENDING`) at the end of
- * each batch, in the batch's transaction: what is committed is always indexed.
+ * SQL, cheap) and `PaperStore` writes the whole queue in a few statements (`SearchIndexWriter`) at the end
+ * of each batch, in the batch's transaction: what is committed is always indexed.
  *
  * `indexed` says the queued paper already has terms in the table, which go first. Trigger inserts are
  * upserts, not OR IGNORE/REPLACE, so an outer INSERT OR REPLACE cannot change what they do.
@@ -102,7 +104,10 @@ INSERT INTO paper_search (rowid, ${COLUMNS})
 SELECT d.doc, ${TERMS_OF_PAPER} FROM search_docs d JOIN papers p ON p.id = d.paper_id;
 `;
 
-/** Writes the queued papers' terms, replacing old ones: three statements, run in order in one transaction. */
+/**
+ * Writes the queued papers' terms, replacing old ones: three statements, run in order in one transaction.
+ * What a batch of `PaperStore` leaves queued besides its own papers (a row changed by other means).
+ */
 export const INDEX_PENDING = [
   `DELETE FROM paper_search WHERE rowid IN (SELECT doc FROM search_pending WHERE indexed = 1)`,
   `INSERT INTO paper_search (rowid, ${COLUMNS})
@@ -111,93 +116,150 @@ export const INDEX_PENDING = [
   `DELETE FROM search_pending`,
 ] as const;
 
+/** The queue, in doc order: FTS5 takes rows in rowid order without flushing between them. */
+export const PENDING_DOCS = `
+SELECT q.doc, q.indexed, d.paper_id AS paperId
+FROM search_pending q JOIN search_docs d ON d.doc = q.doc ORDER BY q.doc`;
+
+/** Old terms of docs about to be indexed again (a JSON array of docs). */
+export const DELETE_TERMS = `DELETE FROM paper_search WHERE rowid IN (SELECT value FROM json_each(?))`;
+
+/** Values each row of `INSERT_TERMS` binds: doc, then the terms of each column. */
+export const TERMS_ROW_PARAMS = 1 + SEARCH_COLUMNS.length;
+
+/** `rows` docs' terms in one statement. */
+export const INSERT_TERMS = (rows: number): string =>
+  `INSERT INTO paper_search (rowid, ${COLUMNS}) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')}`;
+
+/** Docs indexed from their terms in hand (a JSON array of docs), leaving the rest queued. */
+export const DONE_PENDING = `DELETE FROM search_pending WHERE doc IN (SELECT value FROM json_each(?))`;
+
+export const CLEAR_PENDING = `DELETE FROM search_pending`;
+
 /** A title's or abstract's index terms, space-separated. */
 export function searchText(text: string): string {
   return columnTerms(text).join(' ');
 }
 
-/** The authors column's terms from `papers.authors` (JSON), space-separated. */
-export function searchAuthors(authorsJson: string): string {
-  const authors = JSON.parse(authorsJson) as Author[];
+/** The authors column's terms, space-separated. */
+export function authorTerms(authors: readonly Pick<Author, 'name'>[]): string {
   return columnTerms(authors.map((a) => a.name).join(AUTHOR_SEPARATOR), 'authors').join(' ');
 }
 
-/**
- * Index terms worked out ahead of a batch (an import computes them in its parse thread, beside the
- * writes), keyed by the exact text the SQL functions are called with: a title or an abstract, and
- * `papers.authors` as stored (JSON). The functions answer from here and compute what is not here, so the
- * index is the same either way; it only moves the work off the writing thread.
- */
-export interface KnownTerms {
-  text: Map<string, string>;
-  authors: Map<string, string>;
+/** The authors column's terms from `papers.authors` (JSON), as `authorTerms` gives them. */
+export function searchAuthors(authorsJson: string): string {
+  return authorTerms(JSON.parse(authorsJson) as Author[]);
 }
 
-export function emptyKnownTerms(): KnownTerms {
-  return { text: new Map(), authors: new Map() };
-}
-
-/** The terms of one paper's three columns, as `searchText` and `searchAuthors` give them. */
+/** The terms of one paper's three columns, as `searchText` and `authorTerms` give them. */
 export interface PaperTerms {
   title: string;
   authors: string;
   abstract: string;
 }
 
-/** `paper`'s terms; `authorsJson` is `papers.authors` as the store writes it (JSON of the authors). */
-export function paperTerms(paper: { title: string; abstract: string }, authorsJson: string): PaperTerms {
+/** The texts a paper's terms are computed from. */
+export interface TermsSource {
+  title: string;
+  abstract: string;
+  authors: readonly Pick<Author, 'name'>[];
+}
+
+export function paperTerms(paper: TermsSource): PaperTerms {
   return {
     title: searchText(paper.title),
-    authors: searchAuthors(authorsJson),
+    authors: authorTerms(paper.authors),
     abstract: searchText(paper.abstract),
   };
 }
 
-/** Adds a paper's terms, computed by `paperTerms` from the same texts, to `known`. */
-export function addKnownTerms(
-  known: KnownTerms,
-  paper: { title: string; abstract: string },
-  authorsJson: string,
-  terms: PaperTerms,
-): void {
-  known.text.set(paper.title, terms.title);
-  known.text.set(paper.abstract, terms.abstract);
-  known.authors.set(authorsJson, terms.authors);
+/**
+ * Index terms worked out ahead of a batch (an import computes them in its parse thread, beside the
+ * writes), by paper id, with the paper they were computed from. They are used for a column only when the
+ * paper as stored has that very text (a merge may keep an older title, say); otherwise the writer
+ * computes the column's terms, so the index is the same either way.
+ */
+export type KnownTerms = Map<string, { from: TermsSource; terms: PaperTerms }>;
+
+/** `paper`'s terms, from `known` for each column whose text is the one they were computed from. */
+export function termsOf(paper: TermsSource, known?: { from: TermsSource; terms: PaperTerms }): PaperTerms {
+  if (!known) return paperTerms(paper);
+  const { from, terms } = known;
+  return {
+    title: from.title === paper.title ? terms.title : searchText(paper.title),
+    authors: sameNames(from.authors, paper.authors) ? terms.authors : authorTerms(paper.authors),
+    abstract: from.abstract === paper.abstract ? terms.abstract : searchText(paper.abstract),
+  };
 }
 
-// The terms the batch being indexed on a connection came with, for the functions that connection runs.
-const knownOn = new WeakMap<Database, KnownTerms>();
+function sameNames(a: TermsSource['authors'], b: TermsSource['authors']): boolean {
+  return a === b || (a.length === b.length && a.every((author, i) => author.name === b[i]?.name));
+}
 
 /**
- * Registers the functions the search index is written with. Every connection that writes papers needs them;
- * `migrate` registers them, and every writing connection is opened through it.
+ * Registers the functions the search index is written with from SQL (`INDEX_PENDING`, the migration that
+ * fills it). Every connection that writes papers needs them; `migrate` registers them, and every writing
+ * connection is opened through it.
  */
 export function registerSearchFunctions(db: Database): void {
   db.function(SEARCH_TEXT_FUNCTION, { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? (knownOn.get(db)?.text.get(text) ?? searchText(text)) : '',
+    typeof text === 'string' ? searchText(text) : '',
   );
   db.function(SEARCH_AUTHORS_FUNCTION, { deterministic: true }, (json: unknown) =>
-    typeof json === 'string' ? (knownOn.get(db)?.authors.get(json) ?? searchAuthors(json)) : '',
+    typeof json === 'string' ? searchAuthors(json) : '',
   );
+}
+
+interface PendingDoc {
+  doc: number;
+  indexed: number;
+  paperId: string;
 }
 
 /** Indexes the papers the triggers queued; `PaperStore` calls it before each batch of papers commits. */
 export class SearchIndexWriter {
-  readonly #db: Database;
-  readonly #statements: Statement[];
+  readonly #pending: Statement<[], PendingDoc>;
+  readonly #deleteTerms: Statement<[string], unknown>;
+  readonly #insertTerms: RowWriter;
+  readonly #done: Statement<[string], unknown>;
+  readonly #clear: Statement<[], unknown>;
+  readonly #fromSql: Statement[];
 
   constructor(db: Database) {
-    this.#db = db;
-    this.#statements = INDEX_PENDING.map((sql) => db.prepare(sql));
+    this.#pending = db.prepare(PENDING_DOCS);
+    this.#deleteTerms = db.prepare(DELETE_TERMS);
+    this.#insertTerms = new RowWriter(db, INSERT_TERMS, TERMS_ROW_PARAMS);
+    this.#done = db.prepare(DONE_PENDING);
+    this.#clear = db.prepare(CLEAR_PENDING);
+    this.#fromSql = INDEX_PENDING.map((sql) => db.prepare(sql));
   }
 
-  /** `known`: terms computed ahead for (some of) the queued papers; the rest are computed here. */
-  indexPending(known?: KnownTerms): void {
-    if (known) knownOn.set(this.#db, known);
-    try {
-      for (const statement of this.#statements) statement.run();
-    } finally {
-      knownOn.delete(this.#db);
+  /**
+   * Indexes the queue: the papers of `written` (as stored by this batch) from their texts in hand, with
+   * `known` terms where they apply, in a few statements; anything else queued through SQL.
+   */
+  indexPending(written: readonly PaperEntity[], known?: KnownTerms): void {
+    const queue = this.#pending.all();
+    if (queue.length === 0) return;
+    const byId = new Map(written.map((paper) => [paper.id, paper]));
+    const stale: number[] = [];
+    const done: number[] = [];
+    const rows: unknown[][] = [];
+    for (const { doc, indexed, paperId } of queue) {
+      const paper = byId.get(paperId);
+      if (!paper) continue;
+      if (indexed === 1) stale.push(doc);
+      const terms = termsOf(paper, known?.get(paperId));
+      rows.push([doc, terms.title, terms.authors, terms.abstract]);
+      done.push(doc);
     }
+    if (stale.length > 0) this.#deleteTerms.run(JSON.stringify(stale));
+    this.#insertTerms.write(rows);
+    if (done.length === queue.length) {
+      this.#clear.run();
+      return;
+    }
+    this.#done.run(JSON.stringify(done));
+    for (const statement of this.#fromSql) statement.run();
   }
 }

@@ -6,7 +6,7 @@ import { normalisePaper, type PaperEntity, type RawPaper } from '@quire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from './migrations.ts';
 import { openStore, type Store } from './open-store.ts';
-import { UPSERT_PAPER, paperToRow } from './paper-queries.ts';
+import { UPSERT_PAPERS, paperRowValues } from './paper-queries.ts';
 import { SearchIndex, readVarints, type IndexFilters } from './search-index.ts';
 
 let dir: string;
@@ -115,9 +115,9 @@ describe('the search index', () => {
     try {
       const step = MIGRATIONS.findIndex((m) => m.name === 'search-index');
       migrate(db, MIGRATIONS.slice(0, step));
-      const upsert = db.prepare(UPSERT_PAPER);
+      const upsert = db.prepare(UPSERT_PAPERS(1));
       for (const p of [paper(), paper({ id: '2604.05678', title: 'Quokka' })]) {
-        upsert.run(paperToRow(p, '2026-05-01T00:00:00Z'));
+        upsert.run(paperRowValues(p, '2026-05-01T00:00:00Z'));
       }
       migrate(db);
       const older = new SearchIndex(db);
