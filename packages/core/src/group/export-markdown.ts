@@ -6,6 +6,7 @@
  */
 import type * as Y from 'yjs';
 import { commentThreads, type CommentNode } from './comments.ts';
+import { meetingOfWeek } from './meetings.ts';
 import { memberName } from './members.ts';
 import { noteMarkdown } from './notes.ts';
 import { instantMs } from './peer-values.ts';
@@ -152,7 +153,12 @@ function pickLine(doc: Y.Doc, pick: PickRecord): string {
         (pick.discussedBy === null
           ? ''
           : ` (marked by ${escapeMarkdown(memberName(doc, pick.discussedBy))})`);
-  return `- **Week of ${pick.week}:** ${escapeMarkdown(pick.title)} (arXiv ${pick.paperId}) · ${votes}, ${closed}${discussed}`;
+  // The meeting's presenter as recorded once it was held (meetings-presenters.ts), not today's rotation.
+  const meeting = meetingOfWeek(doc, pick.week);
+  const presented = meeting?.presenter
+    ? ` · presented by ${escapeMarkdown(memberName(doc, meeting.presenter))} at the meeting of ${meeting.date}`
+    : '';
+  return `- **Week of ${pick.week}:** ${escapeMarkdown(pick.title)} (arXiv ${pick.paperId}) · ${votes}, ${closed}${discussed}${presented}`;
 }
 
 export interface MarkdownExportOptions {

@@ -173,6 +173,8 @@ export {
   nextMeeting,
   meetingOfWeek,
   meetingDeadline,
+  recordPastPresenters,
+  meetingChangedAt,
   isoWeekday,
   type Meeting,
   type MeetingSchedule,

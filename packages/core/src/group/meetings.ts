@@ -5,8 +5,9 @@
  *
  * Storage, in the flat `meetings` map, keyed so that concurrent edits merge: `timeZone`, `weekly`, `lead`,
  * `length` and `rotation` are single values (the last write wins: each is edited as a whole); one-off
- * meetings `date|<day>`, cancelled weekly meetings `cancel|<day>` and skipped turns `skip|<day>|<member>`
- * are one key each, so adding one never overwrites another.
+ * meetings `date|<day>`, cancelled weekly meetings `cancel|<day>`, skipped turns `skip|<day>|<member>` and
+ * the presenters of meetings held `presented|<day>` are one key each, so adding one never overwrites
+ * another.
  *
  * The pick of a week (its Monday key, see weekly-pick.ts) is presented at the first meeting held in that
  * week, by the meeting's own calendar day in the group's time zone.
@@ -15,8 +16,15 @@ import type * as Y from 'yjs';
 import { addDays, mondayOf, weekdayOf } from '../dates.ts';
 import { joinKey, ROOT, rootMap, splitKey, writeGroup } from './group-doc.ts';
 import { checkMemberId, checkNow, checkWeek, invalidInput } from './input-checks.ts';
-import { listMembers } from './members.ts';
-import { byCodeUnits, isRecord, readPositiveInt, readStamp, readStringList } from './peer-values.ts';
+import {
+  latestInstant,
+  presenterChangedAt,
+  presenterRotation,
+  presenterTurns,
+  PRESENTER_KEY,
+  recordedTurnValue,
+} from './meetings-presenters.ts';
+import { byCodeUnits, isRecord, readPositiveInt, readStamp } from './peer-values.ts';
 import {
   checkDay,
   checkTimeOfDay,
@@ -25,6 +33,8 @@ import {
   isTimeOfDay,
   wallTimeAt,
 } from './zoned-time.ts';
+
+export { presenterRotation } from './meetings-presenters.ts';
 
 export const DEFAULT_DEADLINE_LEAD_MINUTES = 24 * 60;
 export const MAX_DEADLINE_LEAD_MINUTES = 14 * 24 * 60;
@@ -69,6 +79,8 @@ export interface Meeting {
   presenter: string | null;
   /** Members whose turn it was, skipped at this meeting. */
   skipped: string[];
+  /** The presenter was recorded once the meeting was held (or the rotation changed after it). */
+  presenterRecorded: boolean;
   oneOff: boolean;
 }
 
@@ -77,10 +89,8 @@ const KEY = {
   weekly: 'weekly',
   lead: 'lead',
   length: 'length',
-  rotation: 'rotation',
   date: 'date',
   cancel: 'cancel',
-  skip: 'skip',
 } as const;
 
 const meetingsMap = (doc: Y.Doc): Y.Map<unknown> => rootMap(doc, ROOT.meetings);
@@ -235,20 +245,6 @@ export function setMeetingLength(doc: Y.Doc, minutes: number): void {
   writeGroup(doc, () => meetingsMap(doc).set(KEY.length, minutes));
 }
 
-/**
- * The presenters' order: the stored order (members who left dropped), then members it does not name yet,
- * in the order they joined, so a new member joins the rotation without anyone editing it.
- */
-export function presenterRotation(doc: Y.Doc): string[] {
-  const members = listMembers(doc).map((m) => m.id);
-  const known = new Set(members);
-  const stored = meetingsMap(doc).get(KEY.rotation);
-  const order = (isRecord(stored) ? readStringList(stored.order) : null) ?? [];
-  const kept = [...new Set(order)].filter((id) => known.has(id));
-  const inKept = new Set(kept);
-  return [...kept, ...members.filter((id) => !inKept.has(id))];
-}
-
 /** Reorders the rotation: `order` names members; anyone left out keeps their place after them. */
 export function setPresenterRotation(
   doc: Y.Doc,
@@ -261,8 +257,35 @@ export function setPresenterRotation(
     throw invalidInput('The rotation names a member twice; name each once.');
   const by = checkMemberId(memberId);
   const at = checkNow(now);
-  writeGroup(doc, () => meetingsMap(doc).set(KEY.rotation, { order: ids, by, at }));
+  // Read before the new order is written: the meetings held so far keep the presenters they had.
+  const held = unrecordedTurns(doc, now);
+  writeGroup(doc, () => {
+    for (const m of held)
+      meetingsMap(doc).set(joinKey(PRESENTER_KEY.presented, m.date), recordedTurnValue(m, by, at));
+    meetingsMap(doc).set(PRESENTER_KEY.rotation, { order: ids, by, at });
+  });
   return presenterRotation(doc);
+}
+
+function unrecordedTurns(doc: Y.Doc, now: Date): Meeting[] {
+  return meetingsBetween(doc, 0, now.getTime()).filter((m) => !m.presenterRecorded);
+}
+
+/**
+ * Records who presented each meeting that has started by `now` and has no recorded presenter yet, so
+ * later changes to the rotation or the members leave it as it was; each member's app calls it as
+ * meetings pass. Returns how many it recorded (none: nothing written).
+ */
+export function recordPastPresenters(doc: Y.Doc, memberId: string, now: Date): number {
+  const by = checkMemberId(memberId);
+  const at = checkNow(now);
+  const held = unrecordedTurns(doc, now);
+  if (held.length === 0) return 0;
+  writeGroup(doc, () => {
+    for (const m of held)
+      meetingsMap(doc).set(joinKey(PRESENTER_KEY.presented, m.date), recordedTurnValue(m, by, at));
+  });
+  return held.length;
 }
 
 /**
@@ -276,25 +299,16 @@ export function skipPresenter(
   memberId: string,
   now: Date,
 ): void {
-  const key = joinKey(KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
+  const key = joinKey(PRESENTER_KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
   const stamp = { by: checkMemberId(memberId), at: checkNow(now) };
   writeGroup(doc, () => meetingsMap(doc).set(key, stamp));
 }
 
 export function unskipPresenter(doc: Y.Doc, date: string, presenterId: string): boolean {
-  const key = joinKey(KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
+  const key = joinKey(PRESENTER_KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
   if (!meetingsMap(doc).has(key)) return false;
   writeGroup(doc, () => meetingsMap(doc).delete(key));
   return true;
-}
-
-function skippedTurns(doc: Y.Doc): Set<string> {
-  const skips = new Set<string>();
-  meetingsMap(doc).forEach((value, key) => {
-    const [kind, day, member] = splitKey(key, 3) ?? [];
-    if (kind === KEY.skip && day && member && readStamp(value)) skips.add(joinKey(day, member));
-  });
-  return skips;
 }
 
 /** Every meeting day from the first, in order, up to `untilDay` (inclusive). */
@@ -316,32 +330,20 @@ function meetingDays(
 }
 
 /**
- * The meetings starting from `fromMs` to `toMs` (epoch ms), each with its presenter. Presenters follow the
- * rotation from the group's first meeting, one turn a meeting, a skipped turn passing to the next member.
+ * The meetings starting from `fromMs` to `toMs` (epoch ms), each with its presenter (see
+ * meetings-presenters.ts: turns are counted from the group's first meeting).
  */
 export function meetingsBetween(doc: Y.Doc, fromMs: number, toMs: number): Meeting[] {
   const schedule = meetingSchedule(doc);
   const zone = schedule.timeZone;
   if (zone === null) return [];
-  const rotation = presenterRotation(doc);
-  const skips = skippedTurns(doc);
+  const turnOf = presenterTurns(doc, zone);
   // A day either side: the zone's calendar day can differ from UTC's.
   const untilDay = addDays(wallTimeAt(toMs, zone).date, 1);
   const fromDay = addDays(wallTimeAt(fromMs, zone).date, -1);
   const meetings: Meeting[] = [];
-  let shift = 0;
   for (const [number, day] of meetingDays(schedule, untilDay).entries()) {
-    const skipped: string[] = [];
-    let presenter: string | null = null;
-    for (let tries = 0; tries < rotation.length; tries++) {
-      const candidate = rotation[(number + shift) % rotation.length] ?? null;
-      if (candidate !== null && !skips.has(joinKey(day.date, candidate))) {
-        presenter = candidate;
-        break;
-      }
-      if (candidate !== null) skipped.push(candidate);
-      shift++;
-    }
+    const turn = turnOf(day);
     // Presenters count every meeting from the first; only those near the window need their instant.
     if (day.date < fromDay) continue;
     const startMs = instantOfWallTime(day.date, day.time, zone);
@@ -354,8 +356,9 @@ export function meetingsBetween(doc: Y.Doc, fromMs: number, toMs: number): Meeti
       end: new Date(startMs + schedule.lengthMinutes * 60_000).toISOString(),
       number,
       week: mondayOf(day.date),
-      presenter,
-      skipped,
+      presenter: turn.presenter,
+      skipped: turn.skipped,
+      presenterRecorded: turn.recorded,
       oneOff: day.oneOff,
     });
   }
@@ -391,4 +394,14 @@ export function meetingDeadline(doc: Y.Doc, week: string): string | null {
   if (!meeting) return null;
   const lead = meetingSchedule(doc).leadMinutes;
   return new Date(Date.parse(meeting.start) - lead * 60_000).toISOString();
+}
+
+/**
+ * The latest change to a meeting as a calendar shows it, its time or its presenter (ISO), or null when
+ * nothing says when: calendar apps update an event when this moves (the feed's SEQUENCE and LAST-MODIFIED).
+ */
+export function meetingChangedAt(doc: Y.Doc, meeting: Meeting): string | null {
+  const map = meetingsMap(doc);
+  const slot = meeting.oneOff ? map.get(joinKey(KEY.date, meeting.date)) : map.get(KEY.weekly);
+  return latestInstant([readStamp(slot)?.at, presenterChangedAt(doc, meeting)]);
 }
