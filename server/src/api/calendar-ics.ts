@@ -4,9 +4,17 @@
  * links to the paper and the group's notes. Times are written in UTC, so the feed needs no VTIMEZONE;
  * calendar apps show them in the reader's zone, and the meeting keeps its wall-clock time across DST
  * because core computes each instant in the group's zone.
+ *
+ * Calendar apps update an event they hold only when its SEQUENCE grows (RFC 5545 3.8.7.4), and the feed
+ * keeps no state between fetches, so each event's revision is read from the document: LAST-MODIFIED (and
+ * DTSTAMP, which is the same in a feed without METHOD, 3.8.7.2) is the latest change to the meeting's time,
+ * presenter or pick, and SEQUENCE counts the seconds from 2020 to it, so it grows with every such change
+ * and stays put between fetches. (Reopening a week removes its pick, and the event goes back to an older
+ * revision until the week closes again; apps keep showing the old pick meanwhile.)
  */
 import {
   getQueueItem,
+  meetingChangedAt,
   meetingsBetween,
   memberName,
   pickOf,
@@ -34,16 +42,27 @@ export interface FeedContext {
 interface MeetingPick {
   paperId: string;
   title: string;
+  /** When the pick was made: the week's closing, or its deadline when voting closed by the clock. */
+  at: string;
+}
+
+/** SEQUENCE counts seconds from here: small enough for RFC 5545's 32-bit INTEGER until 2088. */
+const SEQUENCE_EPOCH_MS = Date.parse('2020-01-01T00:00:00Z');
+
+/** The latest of the given instants, never after `now` (a device's clock may run ahead). */
+function revisedAt(stamps: readonly (string | null)[], now: Date): Date {
+  const ms = stamps.map((s) => (s === null ? Number.NaN : Date.parse(s))).filter(Number.isFinite);
+  return new Date(Math.min(now.getTime(), Math.max(SEQUENCE_EPOCH_MS, ...ms)));
 }
 
 function pickFor(doc: Y.Doc, meeting: Meeting, now: Date): MeetingPick | null {
   const recorded = pickOf(doc, meeting.week);
-  if (recorded) return { paperId: recorded.paperId, title: recorded.title };
+  if (recorded) return { paperId: recorded.paperId, title: recorded.title, at: recorded.closedAt };
   const tally = weekTally(doc, meeting.week);
   // Voting closed by the clock but no member's app has recorded it yet: the same winner every app shows.
   const winner = weekPhase(tally, now) === 'ended' ? pickStanding(tally).winner : null;
-  if (!winner) return null;
-  return { paperId: winner, title: getQueueItem(doc, winner)?.paper.title ?? winner };
+  if (!winner || tally.deadline === null) return null;
+  return { paperId: winner, title: getQueueItem(doc, winner)?.paper.title ?? winner, at: tally.deadline };
 }
 
 export function meetingsCalendar(doc: Y.Doc, context: FeedContext): string {
@@ -67,11 +86,15 @@ export function meetingsCalendar(doc: Y.Doc, context: FeedContext): string {
       paperUrl ? `arXiv: ${paperUrl}` : `Vote: ${group('/pick')}`,
       ...(notesUrl ? [`Notes: ${notesUrl}`] : []),
     ];
+    const revised = revisedAt([meetingChangedAt(doc, meeting), pick?.at ?? null], now);
     calendar.createEvent({
+      // Stable per meeting: a group meets at most once a day.
       id: `${groupId}.${meeting.date}@quire`,
       start: new Date(meeting.start),
       end: new Date(meeting.end),
-      stamp: now,
+      stamp: revised,
+      lastModified: revised,
+      sequence: Math.floor((revised.getTime() - SEQUENCE_EPOCH_MS) / 1000),
       summary: pick ? `${groupName}: ${pick.title}` : `${groupName} meeting`,
       description: lines.join('\n'),
       url: notesUrl ?? group('/pick'),
