@@ -18,6 +18,7 @@ import {
   type NewInviteEntity,
 } from '../sync/group-service.ts';
 import { inviteLinkPath } from '../sync/invite-token.ts';
+import { DEFAULT_PREVIEW_LIMIT } from './invite-preview-routes.ts';
 import { perAddressLimit, sameSiteJson, type RateLimitOptions } from './request-guards.ts';
 
 export interface GroupRoutesOptions {
@@ -26,6 +27,8 @@ export interface GroupRoutesOptions {
   onInviteRevoked?: (invite: InviteEntity) => number;
   /** Group creations allowed per client address; DEFAULT_CREATE_LIMIT when left out. */
   createLimit?: RateLimitOptions;
+  /** Look-ups of held tokens (POST /mine) per client address; the invite preview's limit when left out. */
+  mineLimit?: RateLimitOptions;
 }
 
 const MAX_NAME_LENGTH = 120;
@@ -60,31 +63,37 @@ export function groupRoutes(options: GroupRoutesOptions): Hono {
     return c.json(created, 201);
   });
 
-  app.post('/mine', async (c) => {
-    const { tokens } = await jsonBody(c);
-    if (!Array.isArray(tokens) || tokens.length > MAX_TOKENS) {
-      throw new QuireError(
-        'bad-input',
-        `Send the invite tokens you hold as {"tokens": ["…"]}, at most ${MAX_TOKENS}.`,
-      );
-    }
-    const best = new Map<string, MyGroupDto>();
-    const refused: RefusedTokenDto[] = [];
-    for (const [tokenIndex, token] of (tokens as unknown[]).entries()) {
-      const invite = await groups.inviteByToken(token);
-      const group = invite && (await groups.group(invite.groupId));
-      if (!invite || !group) refused.push({ tokenIndex, reason: 'unknown' });
-      else if (invite.revokedAt !== null) refused.push({ tokenIndex, reason: 'revoked' });
-      else if (
-        !best.has(group.id) ||
-        (invite.role === 'read-write' && best.get(group.id)?.role !== 'read-write')
-      ) {
-        best.set(group.id, { ...groupDto(group), role: invite.role, inviteId: invite.id, tokenIndex });
+  // It tells a group's name and one's role for a token, as the invite preview does: limited the same way
+  // (its own bucket, so a device refreshing its groups does not use up the join page's).
+  app.post(
+    '/mine',
+    perAddressLimit('group look-ups', options.mineLimit ?? DEFAULT_PREVIEW_LIMIT),
+    async (c) => {
+      const { tokens } = await jsonBody(c);
+      if (!Array.isArray(tokens) || tokens.length > MAX_TOKENS) {
+        throw new QuireError(
+          'bad-input',
+          `Send the invite tokens you hold as {"tokens": ["…"]}, at most ${MAX_TOKENS}.`,
+        );
       }
-    }
-    const mine: MyGroupsDto = { groups: [...best.values()], refused };
-    return c.json(mine);
-  });
+      const best = new Map<string, MyGroupDto>();
+      const refused: RefusedTokenDto[] = [];
+      for (const [tokenIndex, token] of (tokens as unknown[]).entries()) {
+        const invite = await groups.inviteByToken(token);
+        const group = invite && (await groups.group(invite.groupId));
+        if (!invite || !group) refused.push({ tokenIndex, reason: 'unknown' });
+        else if (invite.revokedAt !== null) refused.push({ tokenIndex, reason: 'revoked' });
+        else if (
+          !best.has(group.id) ||
+          (invite.role === 'read-write' && best.get(group.id)?.role !== 'read-write')
+        ) {
+          best.set(group.id, { ...groupDto(group), role: invite.role, inviteId: invite.id, tokenIndex });
+        }
+      }
+      const mine: MyGroupsDto = { groups: [...best.values()], refused };
+      return c.json(mine);
+    },
+  );
 
   app.post('/:id/invites', async (c) => {
     const groupId = await requireWriter(c, groups);
