@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
 import { CREATE_CALENDAR_FEEDS } from './calendar-feeds.ts';
-import { CREATE_SEARCH_INDEX, registerSearchFunctions } from './search-index-schema.ts';
+import { CREATE_SEARCH_INDEX, SEARCH_INDEX_MERGING, registerSearchFunctions } from './search-index-schema.ts';
 
 /**
  * Schema history. The database's `PRAGMA user_version` is the number of steps already applied, so a step's
@@ -296,6 +296,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'search-index', sql: CREATE_SEARCH_INDEX },
   { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
   { name: 'invite-inviter', sql: INVITE_INVITER },
+  { name: 'search-index-merging', sql: SEARCH_INDEX_MERGING },
 ];
 
 export interface MigrationResult {

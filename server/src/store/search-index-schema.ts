@@ -105,6 +105,19 @@ SELECT d.doc, ${TERMS_OF_PAPER} FROM search_docs d JOIN papers p ON p.id = d.pap
 `;
 
 /**
+ * How FTS5 merges its segments, kept in its config table. Each batch's terms flush as one new segment
+ * (hashsize, 16 MiB of pending terms, is above what a batch of 1,000 papers holds, so a batch no longer
+ * flushes part way), and a level is merged once it holds 8 segments (FTS5's default is 4), at most 32:
+ * each term is rewritten about half as often as it is imported, at the cost of a few more segments for a
+ * query to read. Measured on 80,535 papers: the writing thread's CPU 13.8 s -> 10.8 s.
+ */
+export const SEARCH_INDEX_MERGING = `
+INSERT INTO paper_search (paper_search, rank) VALUES ('hashsize', 16777216);
+INSERT INTO paper_search (paper_search, rank) VALUES ('automerge', 8);
+INSERT INTO paper_search (paper_search, rank) VALUES ('crisismerge', 32);
+`;
+
+/**
  * Writes the queued papers' terms, replacing old ones: three statements, run in order in one transaction.
  * What a batch of `PaperStore` leaves queued besides its own papers (a row changed by other means).
  */
@@ -228,7 +241,7 @@ export class SearchIndexWriter {
   constructor(db: Database) {
     this.#pending = db.prepare(PENDING_DOCS);
     this.#deleteTerms = db.prepare(DELETE_TERMS);
-    this.#insertTerms = new RowWriter(db, INSERT_TERMS, TERMS_ROW_PARAMS);
+    this.#insertTerms = new RowWriter(db, INSERT_TERMS, TERMS_ROW_PARAMS, { whole: true });
     this.#done = db.prepare(DONE_PENDING);
     this.#clear = db.prepare(CLEAR_PENDING);
     this.#fromSql = INDEX_PENDING.map((sql) => db.prepare(sql));
