@@ -240,10 +240,26 @@ export class Shortcuts {
   }
 
   #focusSearch(): boolean {
-    const box = [...document.querySelectorAll<HTMLElement>(SEARCH_BOX)].find(shown);
-    if (!box) return false;
-    box.focus();
-    if (box instanceof HTMLInputElement || box instanceof HTMLTextAreaElement) box.select();
+    const boxes = [...document.querySelectorAll<HTMLElement>(SEARCH_BOX)];
+    const box = boxes.find(shown);
+    if (box) {
+      box.focus();
+      if (box instanceof HTMLInputElement || box instanceof HTMLTextAreaElement) box.select();
+      return true;
+    }
+    // A box folded away (the header's, behind an icon on a phone) opens by the button that controls it,
+    // which puts the focus in it; the key is used up here, so it neither types "/" nor acts twice.
+    const opener = boxes
+      .map((b) =>
+        b.id === ''
+          ? null
+          : document.querySelector<HTMLElement>(
+              `[aria-controls="${CSS.escape(b.id)}"][aria-expanded="false"]`,
+            ),
+      )
+      .find((button) => button !== null && shown(button));
+    if (!opener) return false;
+    opener.click();
     return true;
   }
 
