@@ -141,64 +141,79 @@ describe('OAI-PMH harvest from the replay server', () => {
     );
   });
 
+  // Three days in pages of 100 (14 pages, a quarter of a second apart, so the kill lands mid-harvest on a
+  // fast machine too): the two CLI runs do a twentieth of the whole window's work, so the test no longer
+  // needs an idle machine to end within its timeout (it ran past 60 s at a load of 9).
   it('killed with SIGKILL half way through the CLI harvest and restarted, it ends the same', async () => {
-    const t = newStore();
-    t.store.close();
-    const cli = resolve(repoRoot, 'server/src/cli/main.ts');
-    const args = [
-      '--import',
-      'tsx',
-      cli,
-      'harvest',
-      '--db',
-      t.dbPath,
-      '--oai',
-      replay.oaiUrl,
-      '--from',
-      WINDOW.from,
-      '--until',
-      WINDOW.until,
-      '--delay',
-      '0',
-    ];
-    const key = oaiCheckpointKey('cs', 'arXivRaw');
-    const child = spawn(process.execPath, args, { stdio: 'ignore', cwd: repoRoot });
-    const exited = new Promise((r) => child.once('exit', r));
-    // Kill it as soon as a few pages are committed, watching the checkpoint through a second connection.
-    let pages = 0;
-    while (pages < 3) {
-      await new Promise((r) => setTimeout(r, 50));
-      if (child.exitCode !== null) throw new Error('the harvest finished before it could be killed');
-      try {
-        const watcher = new Database(t.dbPath, { readonly: true, fileMustExist: true });
-        const row = watcher.prepare('SELECT value FROM harvest_checkpoints WHERE key = ?').pluck().get(key);
-        watcher.close();
-        pages = typeof row === 'string' ? (JSON.parse(row) as OaiCheckpoint).pages : 0;
-      } catch {
-        // the file or its schema is not there yet
-      }
-    }
-    child.kill('SIGKILL');
-    await exited;
-
-    const second = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot });
-    let out = '';
-    second.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    second.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise((r) => second.once('exit', r));
-    expect(out).toContain('(resumed)');
-    expect(code).toBe(0);
-    const db = new Database(t.dbPath, { readonly: true });
+    const days = { from: '2026-04-01', until: '2026-04-03' };
+    const want = corpus.filter((p) => p.date >= days.from && p.date <= days.until).map((p) => p.id);
+    const paged = await startReplayServer({ oaiPageSize: 100 });
     try {
-      expectIds(
-        db.prepare('SELECT id FROM papers').pluck().all() as string[],
-        corpus.map((p) => p.id),
-      );
+      await killedAndResumed(paged.oaiUrl, days, want);
     } finally {
-      db.close();
+      await paged.close();
     }
   });
 });
+
+async function killedAndResumed(
+  oaiUrl: string,
+  days: { from: string; until: string },
+  want: readonly string[],
+): Promise<void> {
+  const t = newStore();
+  t.store.close();
+  const cli = resolve(repoRoot, 'server/src/cli/main.ts');
+  const args = [
+    '--import',
+    'tsx',
+    cli,
+    'harvest',
+    '--db',
+    t.dbPath,
+    '--oai',
+    oaiUrl,
+    '--from',
+    days.from,
+    '--until',
+    days.until,
+    '--delay',
+    '0.25',
+  ];
+  const key = oaiCheckpointKey('cs', 'arXivRaw');
+  const child = spawn(process.execPath, args, { stdio: 'ignore', cwd: repoRoot });
+  const exited = new Promise((r) => child.once('exit', r));
+  // Kill it as soon as a few pages are committed, watching the checkpoint through a second connection.
+  let pages = 0;
+  while (pages < 3) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (child.exitCode !== null) throw new Error('the harvest finished before it could be killed');
+    try {
+      const watcher = new Database(t.dbPath, { readonly: true, fileMustExist: true });
+      const row = watcher.prepare('SELECT value FROM harvest_checkpoints WHERE key = ?').pluck().get(key);
+      watcher.close();
+      pages = typeof row === 'string' ? (JSON.parse(row) as OaiCheckpoint).pages : 0;
+    } catch {
+      // the file or its schema is not there yet
+    }
+  }
+  child.kill('SIGKILL');
+  await exited;
+
+  const second = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot });
+  let out = '';
+  second.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  second.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise((r) => second.once('exit', r));
+  expect(out).toContain('(resumed)');
+  expect(code).toBe(0);
+  const db = new Database(t.dbPath, { readonly: true });
+  try {
+    expectIds(db.prepare('SELECT id FROM papers').pluck().all() as string[], want);
+  } finally {
+    db.close();
+  }
+}
 
 describe('OAI-PMH faults', () => {
   const small = { from: '2026-04-01', until: '2026-04-03' };
