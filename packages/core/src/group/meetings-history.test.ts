@@ -96,6 +96,22 @@ describe('past meetings keep their presenters', () => {
     expect(meetingChangedAt(ada, after)).toMatch(/^2026-03-30T09:0[05]:00\.000Z$/);
   });
 
+  it('when the weekly meeting moves to another day and time', () => {
+    const doc = groupDoc();
+    setWeeklyMeeting(doc, { weekday: 5, time: '19:00', timeZone: 'Europe/Berlin' }, 'bob', AFTER_TWO);
+    const meetings = meetingsBetween(
+      doc,
+      Date.parse('2026-03-16T00:00:00Z'),
+      Date.parse('2026-04-11T00:00:00Z'),
+    );
+    expect(meetings.map((m) => [m.date, m.time, m.presenter])).toEqual([
+      ['2026-03-19', '18:00', 'ada'],
+      ['2026-03-26', '18:00', 'bob'],
+      ['2026-04-03', '19:00', 'cy'],
+      ['2026-04-10', '19:00', 'ada'],
+    ]);
+  });
+
   it('in the Markdown export’s pick history', () => {
     const doc = groupDoc();
     saveToQueue(doc, paper('2603.00001', { title: 'First' }), 'ada', at('2026-03-16T09:00:00Z'));

@@ -7,14 +7,16 @@
  * - reordering the rotation first records who presented every meeting held so far (`presented|<day>`,
  *   one key a meeting, so two members recording at once write the same value under their own key), and
  *   each member's app records a meeting once it has started (recordPastPresenters in meetings.ts), which
- *   also keeps past turns when a member is removed (their join date goes with them);
+ *   also keeps past turns when a member is removed (their join date goes with them); moving the weekly
+ *   meeting keeps the meetings held as dates with their presenters (setWeeklyMeeting);
  * - the turn after a recorded meeting goes to whoever follows its recorded presenter.
  */
 import type * as Y from 'yjs';
-import { joinKey, ROOT, rootMap, splitKey } from './group-doc.ts';
+import { joinKey, ROOT, rootMap, splitKey, writeGroup } from './group-doc.ts';
+import { checkMemberId, checkNow } from './input-checks.ts';
 import { listMembers } from './members.ts';
 import { compareInstants, instantMs, isRecord, readStamp, readStringList } from './peer-values.ts';
-import { instantOfWallTime, wallTimeAt } from './zoned-time.ts';
+import { checkDay, instantOfWallTime, wallTimeAt } from './zoned-time.ts';
 
 export const PRESENTER_KEY = { rotation: 'rotation', skip: 'skip', presented: 'presented' } as const;
 
@@ -45,6 +47,29 @@ export function presenterRotation(doc: Y.Doc): string[] {
   const kept = [...new Set(order)].filter((id) => known.has(id));
   const inKept = new Set(kept);
   return [...kept, ...members.filter((id) => !inKept.has(id))];
+}
+
+/**
+ * Skips `presenterId`'s turn at the meeting of `date`: the next member in the rotation presents, and the
+ * rotation goes on from there (everyone after moves up one meeting).
+ */
+export function skipPresenter(
+  doc: Y.Doc,
+  date: string,
+  presenterId: string,
+  memberId: string,
+  now: Date,
+): void {
+  const key = joinKey(PRESENTER_KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
+  const stamp = { by: checkMemberId(memberId), at: checkNow(now) };
+  writeGroup(doc, () => meetingsMap(doc).set(key, stamp));
+}
+
+export function unskipPresenter(doc: Y.Doc, date: string, presenterId: string): boolean {
+  const key = joinKey(PRESENTER_KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
+  if (!meetingsMap(doc).has(key)) return false;
+  writeGroup(doc, () => meetingsMap(doc).delete(key));
+  return true;
 }
 
 /** When the rotation was last reordered (ISO), or null. */

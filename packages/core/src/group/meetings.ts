@@ -34,7 +34,7 @@ import {
   wallTimeAt,
 } from './zoned-time.ts';
 
-export { presenterRotation } from './meetings-presenters.ts';
+export { presenterRotation, skipPresenter, unskipPresenter } from './meetings-presenters.ts';
 
 export const DEFAULT_DEADLINE_LEAD_MINUTES = 24 * 60;
 export const MAX_DEADLINE_LEAD_MINUTES = 14 * 24 * 60;
@@ -154,7 +154,8 @@ export function meetingSchedule(doc: Y.Doc): MeetingSchedule {
 
 /**
  * Sets the weekly meeting, and the time zone every meeting of the group is read in. `from` (the first day
- * it applies) defaults to the group's today, so earlier weeks keep no meeting they never had.
+ * it applies) defaults to the group's today, so earlier weeks keep no meeting they never had; the meetings
+ * already held are kept as dates (read in the new time zone, if it changes).
  */
 export function setWeeklyMeeting(
   doc: Y.Doc,
@@ -172,7 +173,17 @@ export function setWeeklyMeeting(
   const at = checkNow(now);
   const from =
     slot.from === undefined ? wallTimeAt(now.getTime(), timeZone).date : checkDay(slot.from, 'first day');
+  // The meetings held under the old slot stay where they were, as dates of their own, with their
+  // presenters: moving the meeting to another day or time changes what comes, not what was.
+  const held = meetingsBetween(doc, 0, now.getTime());
+  const unrecorded = held.filter((m) => !m.presenterRecorded);
   writeGroup(doc, () => {
+    for (const m of held) {
+      if (!m.oneOff) meetingsMap(doc).set(joinKey(KEY.date, m.date), { time: m.time, by, at });
+    }
+    for (const m of unrecorded) {
+      meetingsMap(doc).set(joinKey(PRESENTER_KEY.presented, m.date), recordedTurnValue(m, by, at));
+    }
     meetingsMap(doc).set(KEY.timeZone, timeZone);
     meetingsMap(doc).set(KEY.weekly, { weekday, time, from, by, at });
   });
@@ -286,29 +297,6 @@ export function recordPastPresenters(doc: Y.Doc, memberId: string, now: Date): n
       meetingsMap(doc).set(joinKey(PRESENTER_KEY.presented, m.date), recordedTurnValue(m, by, at));
   });
   return held.length;
-}
-
-/**
- * Skips `presenterId`'s turn at the meeting of `date`: the next member in the rotation presents, and the
- * rotation goes on from there (everyone after moves up one meeting).
- */
-export function skipPresenter(
-  doc: Y.Doc,
-  date: string,
-  presenterId: string,
-  memberId: string,
-  now: Date,
-): void {
-  const key = joinKey(PRESENTER_KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
-  const stamp = { by: checkMemberId(memberId), at: checkNow(now) };
-  writeGroup(doc, () => meetingsMap(doc).set(key, stamp));
-}
-
-export function unskipPresenter(doc: Y.Doc, date: string, presenterId: string): boolean {
-  const key = joinKey(PRESENTER_KEY.skip, checkDay(date, 'meeting day'), checkMemberId(presenterId));
-  if (!meetingsMap(doc).has(key)) return false;
-  writeGroup(doc, () => meetingsMap(doc).delete(key));
-  return true;
 }
 
 /** Every meeting day from the first, in order, up to `untilDay` (inclusive). */
