@@ -157,24 +157,44 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<QuireConfig> {
   return out;
 }
 
-/** A PostgreSQL address (postgres:// or postgresql://), checked for form only; the server is not asked. */
-export function parseDatabaseUrl(value: string): URL {
+interface ServiceAddress {
+  variable: string;
+  protocols: readonly [string, string];
+  /** What a right address looks like. */
+  example: string;
+  /** What leaving the variable unset does. */
+  unset: string;
+}
+
+/** An address of `kind`, checked for form only: the service is not asked. */
+function parseServiceUrl(value: string, kind: ServiceAddress): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new QuireError(
       'bad-input',
-      'QUIRE_DATABASE_URL is not an address; give postgres://user@host:port/database (or leave it unset for SQLite).',
+      `${kind.variable} is not an address; give ${kind.example} (or leave it unset ${kind.unset}).`,
     );
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+  if (!kind.protocols.includes(url.protocol.slice(0, -1))) {
+    const [a, b] = kind.protocols;
     throw new QuireError(
       'bad-input',
-      `QUIRE_DATABASE_URL must be a postgres:// or postgresql:// address, not ${url.protocol}//…; leave it unset for SQLite (QUIRE_DB).`,
+      `${kind.variable} must be a ${a}:// or ${b}:// address, not ${url.protocol}//…; leave it unset ${kind.unset}.`,
     );
   }
   return url;
+}
+
+/** A PostgreSQL address (postgres:// or postgresql://). */
+export function parseDatabaseUrl(value: string): URL {
+  return parseServiceUrl(value, {
+    variable: 'QUIRE_DATABASE_URL',
+    protocols: ['postgres', 'postgresql'],
+    example: 'postgres://user@host:port/database',
+    unset: 'for the SQLite file QUIRE_DB names',
+  });
 }
 
 /** `value` as given, once `parse` accepted it. */
@@ -183,24 +203,14 @@ export function checkedUrl(value: string, parse: (value: string) => URL): string
   return value;
 }
 
-/** A Redis address (redis:// or rediss://), checked for form only. */
+/** A Redis address (redis:// or rediss://). */
 export function parseRedisUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new QuireError(
-      'bad-input',
-      'QUIRE_REDIS_URL is not an address; give redis://host:port (or leave it unset to run one node).',
-    );
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new QuireError(
-      'bad-input',
-      `QUIRE_REDIS_URL must be a redis:// or rediss:// address, not ${url.protocol}//…; leave it unset to run one node.`,
-    );
-  }
-  return url;
+  return parseServiceUrl(value, {
+    variable: 'QUIRE_REDIS_URL',
+    protocols: ['redis', 'rediss'],
+    example: 'redis://host:port',
+    unset: 'to run one node',
+  });
 }
 
 export function splitList(value: string): string[] {
