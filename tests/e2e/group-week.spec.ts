@@ -11,15 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import ICAL from 'ical.js';
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Download,
-  type Locator,
-  type Page,
-} from '@playwright/test';
+import { expect, test, type Browser, type Download, type Locator, type Page } from '@playwright/test';
 import { listMembers, listQueue, listTriage, memberName } from '@quire/core/group';
 import { repoRoot } from '../src/paths.ts';
 import {
@@ -36,67 +28,11 @@ import {
   syncState,
 } from './support/group-ui.ts';
 import { storedDoc } from './support/raw-sync.ts';
+import { pickInboxTopic } from './support/inbox-topic.ts';
 
 // The database of playwright.config.ts's server, which imported the corpus (the inbox needs its papers).
 const DB_PATH = resolve(repoRoot, '.tmp/e2e', `quire-${process.env.QUIRE_E2E_PORT ?? ''}.db`);
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-
-interface TopicSummary {
-  slug: string;
-  name: string;
-}
-interface Paper {
-  id: string;
-  listingDate: string | null;
-  tags: { slug: string }[];
-}
-
-async function getJson<T>(request: APIRequestContext, path: string): Promise<T> {
-  const res = await request.get(path, { timeout: 120_000 });
-  expect(res.ok(), `${path} answered ${res.status()}`).toBe(true);
-  return (await res.json()) as T;
-}
-
-/** The first of the 7 weekdays (listing days) ending at `to`, as the inbox counts a new member's week. */
-function firstOfSevenListingDays(to: string): string {
-  const day = new Date(`${to}T12:00:00Z`);
-  const weekday = () => day.getUTCDay() !== 0 && day.getUTCDay() !== 6;
-  while (!weekday()) day.setUTCDate(day.getUTCDate() - 1);
-  for (let left = 6; left > 0; left--) {
-    day.setUTCDate(day.getUTCDate() - 1);
-    while (!weekday()) day.setUTCDate(day.getUTCDate() - 1);
-  }
-  return day.toISOString().slice(0, 10);
-}
-
-/**
- * A topic whose inbox for a new member holds 6 to 12 papers (its newest 40, as the inbox reads, within
- * its last 7 listing days), and those papers in the inbox's order. Chosen from the corpus at run time.
- */
-async function pickTopic(request: APIRequestContext): Promise<{ topic: TopicSummary; ids: string[] }> {
-  const topics = await getJson<TopicSummary[]>(request, '/api/topics');
-  for (const topic of topics) {
-    const { paperIds } = await getJson<{ paperIds: string[] }>(request, `/api/topics/${topic.slug}`);
-    if (paperIds.length < 6) continue;
-    const ids = paperIds.slice(0, 40).join(',');
-    const { papers } = await getJson<{ papers: Paper[] }>(request, `/api/papers?ids=${ids}`);
-    const listed = papers.filter((p) => p.listingDate && p.tags.some((t) => t.slug === topic.slug));
-    const newest = listed
-      .map((p) => p.listingDate ?? '')
-      .sort()
-      .at(-1);
-    if (!newest) continue;
-    const from = firstOfSevenListingDays(newest);
-    const inWindow = listed.filter((p) => (p.listingDate ?? '') >= from);
-    if (inWindow.length >= 6 && inWindow.length <= 12) {
-      const sorted = inWindow.sort(
-        (a, b) => (b.listingDate ?? '').localeCompare(a.listingDate ?? '') || (b.id < a.id ? -1 : 1),
-      );
-      return { topic, ids: sorted.map((p) => p.id) };
-    }
-  }
-  throw new Error('No topic of the corpus has 6 to 12 papers in its last 7 listing days.');
-}
 
 /** A member whose page runs on a clock the test moves (Playwright's clock), starting from the real now. */
 async function memberWithClock(browser: Browser): Promise<Page> {
@@ -160,7 +96,7 @@ test('a reading group’s week, end to end: join, triage, undo, one note, a ment
   request,
 }) => {
   test.setTimeout(300_000);
-  const { topic, ids } = await pickTopic(request);
+  const { topic, ids } = await pickInboxTopic(request);
   const n = ids.length;
   const id = (i: number): string => ids[i] ?? '';
   const a = await memberWithClock(browser);
