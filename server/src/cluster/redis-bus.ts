@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { QuireError, errorMessage } from '../errors.ts';
+import { QuireError, errorMessage, redactedUrl } from '../errors.ts';
 
 export interface BusEvents {
   /** A message on a subscribed channel, as Redis delivered its bytes. */
@@ -11,17 +11,6 @@ export interface BusEvents {
 
 /** How long start-up waits for Redis to answer before it says so. */
 const CONNECT_TIMEOUT_MS = 5000;
-
-/** The address without its password, for messages and logs. */
-export function redactedRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparseable address)';
-  }
-}
 
 /**
  * Redis pub/sub for one node: a connection that publishes (and keeps the node's heartbeat key) and one
@@ -88,7 +77,7 @@ export class RedisBus {
       bus.sub.disconnect();
       throw new QuireError(
         'unavailable',
-        `Cannot reach Redis at ${redactedRedisUrl(url)}: ${errorMessage(err)}. Check the address (QUIRE_REDIS_URL) and that Redis is running, or unset it to run one node.`,
+        `Cannot reach Redis at ${redactedUrl(url)}: ${errorMessage(err)}. Check the address (QUIRE_REDIS_URL) and that Redis is running, or unset it to run one node.`,
         { cause: err },
       );
     } finally {

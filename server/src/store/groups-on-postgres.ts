@@ -1,6 +1,6 @@
+import { redactedUrl } from '../errors.ts';
 import type { Store } from './open-store.ts';
 import { openPgGroupStores } from './pg/open-pg-stores.ts';
-import { redactedUrl } from './pg/pg-pool.ts';
 import type { SharedUpdateLog } from './pg/pg-update-log.ts';
 
 /** A node's store with its group side on PostgreSQL, and what closing that side takes. */

@@ -1,22 +1,11 @@
 import pg from 'pg';
-import { QuireError, errorMessage } from '../../errors.ts';
+import { QuireError, errorMessage, redactedUrl } from '../../errors.ts';
 
 export type PgPool = pg.Pool;
 export type PgClient = pg.PoolClient;
 
 /** Connections one node keeps open; the sync server's appends are short, so a few go a long way. */
 const POOL_SIZE = 10;
-
-/** The address without its password, for messages and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparseable address)';
-  }
-}
 
 /** A pool over `url`, checked with one round trip so a wrong address fails here rather than on first use. */
 export async function openPgPool(url: string): Promise<PgPool> {
