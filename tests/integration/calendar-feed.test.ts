@@ -18,7 +18,8 @@ import { meetingsCalendar } from '@quire/server/api/calendar-ics';
 import { createApp } from '@quire/server/api/app';
 import { groupServiceOver } from '@quire/server/sync/group-service';
 import { openTopics } from '@quire/server/topics/open-topics';
-import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { describeOnEngines } from '../src/harness/engines.ts';
+import { tempStoreOn, type TempGroupStore } from '../src/harness/temp-store.ts';
 
 const at = (iso: string): Date => new Date(iso);
 
@@ -174,14 +175,14 @@ describe('the meetings as iCalendar', () => {
   });
 });
 
-describe('calendar feed routes', () => {
-  let t: TempStore;
+describeOnEngines('calendar feed routes', (engine) => {
+  let t: TempGroupStore;
   let app: ReturnType<typeof createApp>;
   let group: CreatedGroupDto;
   const token = (role: string) => group.invites.find((i) => i.role === role)?.token ?? '';
 
   beforeAll(async () => {
-    t = tempStore();
+    t = await tempStoreOn(engine);
     const groups = groupServiceOver(t.store);
     app = createApp({
       store: t.store,
@@ -224,7 +225,7 @@ describe('calendar feed routes', () => {
     const events = readFeed(await res.text());
     expect(events.find((e) => e.paper === '2603.00002')).toMatchObject({ presenter: 'Ben, the second' });
     const secret = /([A-Za-z0-9_-]{43})\.ics$/.exec(feed.path)?.[1] ?? '';
-    expect(JSON.stringify(t.store.db.prepare('SELECT * FROM calendar_feeds').all())).not.toContain(secret);
+    expect(await engine.storedTable(t.dbPath, 'calendar_feeds')).not.toContain(secret);
   });
 
   it('lets read-write members list and revoke feeds; a revoked feed answers 401', async () => {

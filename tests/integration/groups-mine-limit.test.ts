@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CreatedGroupDto, MyGroupsDto } from '@quire/core';
 import { createApp } from '@quire/server/api/app';
 import { groupServiceOver } from '@quire/server/sync/group-service';
 import { openTopics } from '@quire/server/topics/open-topics';
-import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { describeOnEngines } from '../src/harness/engines.ts';
+import { tempStoreOn, type TempGroupStore } from '../src/harness/temp-store.ts';
 
-describe('POST /api/groups/mine is limited per address, like the invite preview', () => {
-  let t: TempStore;
+describeOnEngines('POST /api/groups/mine is limited per address, like the invite preview', (engine) => {
+  let t: TempGroupStore;
   let app: ReturnType<typeof createApp>;
   let group: CreatedGroupDto;
 
   beforeAll(async () => {
-    t = tempStore();
+    t = await tempStoreOn(engine);
     app = createApp({
       store: t.store,
       harvestState: () => null,

@@ -1,17 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '@quire/server/api/app';
 import { invitePreviewRoutes } from '@quire/server/api/invite-preview-routes';
 import { QuireError } from '@quire/server/errors';
 import type { CreatedGroupDto, InvitePreviewDto } from '@quire/core';
 import { groupServiceOver } from '@quire/server/sync/group-service';
 import { openTopics } from '@quire/server/topics/open-topics';
-import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { describeOnEngines } from '../src/harness/engines.ts';
+import { tempStoreOn, type TempGroupStore } from '../src/harness/temp-store.ts';
 
-// The join page's preview of an invite, in-process with app.request() over a real SQLite store.
-let t: TempStore;
+// The join page's preview of an invite, in-process with app.request() over a real store (its group side on
+// SQLite, then on PostgreSQL).
+let t: TempGroupStore;
 let app: ReturnType<typeof createApp>;
 
-async function appOver(store: TempStore['store']): Promise<ReturnType<typeof createApp>> {
+async function appOver(store: TempGroupStore['store']): Promise<ReturnType<typeof createApp>> {
   const { topics } = await openTopics(store);
   return createApp({
     store,
@@ -20,12 +22,6 @@ async function appOver(store: TempStore['store']): Promise<ReturnType<typeof cre
     groups: { groups: groupServiceOver(store) },
   });
 }
-
-beforeAll(async () => {
-  t = tempStore();
-  app = await appOver(t.store);
-});
-afterAll(() => t.dispose());
 
 interface Answer {
   status: number;
@@ -59,7 +55,13 @@ async function create(name: string, memberName?: string): Promise<CreatedGroupDt
 const token = (g: CreatedGroupDto, role: string): string =>
   g.invites.find((i) => i.role === role)?.token ?? '';
 
-describe('POST /api/invites/preview', () => {
+describeOnEngines('POST /api/invites/preview', (engine) => {
+  beforeAll(async () => {
+    t = await tempStoreOn(engine);
+    app = await appOver(t.store);
+  });
+  afterAll(() => t.dispose());
+
   it("answers the group's name and the invite's role, and nothing else", async () => {
     const group = await create('Agents RL Reading Group');
     const rw = await preview(group.id, token(group, 'read-write'));

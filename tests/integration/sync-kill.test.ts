@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { describeOnEngines } from '../src/harness/engines.ts';
 import { spawnServer } from '../src/harness/spawn-server.ts';
 import { createGroup, syncPeer, tokenOf } from '../src/harness/sync-harness.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
@@ -9,9 +10,9 @@ import { waitFor } from '../src/harness/wait-for.ts';
 const dir = mkdtempSync(join(tmpdir(), 'quire-sync-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('group sync durability', () => {
+describeOnEngines('group sync durability', (engine) => {
   it('keeps every edit a peer received when the server is killed with SIGKILL mid-burst', async () => {
-    const dbPath = join(dir, 'quire.db');
+    const dbPath = join(dir, `quire-${engine.name}.db`);
     // A burst far above what people type: lift the rate limits so it is the kill that interrupts it.
     const env = {
       QUIRE_SYNC_RATE: '1000000',
@@ -20,6 +21,7 @@ describe('group sync durability', () => {
       QUIRE_SYNC_INVITE_BURST: '1000000',
       QUIRE_SYNC_ADDRESS_RATE: '1000000',
       QUIRE_SYNC_ADDRESS_BURST: '1000000',
+      ...(engine.databaseUrl ? { QUIRE_DATABASE_URL: engine.databaseUrl } : {}),
     };
     const first = await spawnServer(dbPath, env);
     const group = await createGroup(first.url);

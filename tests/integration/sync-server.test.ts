@@ -1,16 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { SYNC_SUBPROTOCOL } from '@quire/core';
 import { waitFor } from '../src/harness/wait-for.ts';
 import {
   createGroup,
   startSyncTestServer,
-  storedDoc,
-  storedRows,
   syncPeer,
   tokenOf,
   type SyncPeer,
 } from '../src/harness/sync-harness.ts';
+import { describeOnEngines } from '../src/harness/engines.ts';
 
 const edits = (peer: SyncPeer | Y.Doc) =>
   ('doc' in peer ? peer.doc : peer).getArray<string>('edits').toArray();
@@ -30,9 +29,9 @@ async function holds(peer: SyncPeer, want: string[]): Promise<void> {
   );
 }
 
-describe('group sync over y-websocket', () => {
+describeOnEngines('group sync over y-websocket', (engine) => {
   it('syncs edits both ways and relays presence, removing it when a client leaves', async () => {
-    const { url } = await startSyncTestServer();
+    const { url } = await startSyncTestServer({}, engine);
     const group = await createGroup(url);
     const token = tokenOf(group, 'read-write');
     const ann = syncPeer(url, group.id, token);
@@ -62,7 +61,7 @@ describe('group sync over y-websocket', () => {
   });
 
   it('takes the token in the subprotocol header (answering quire.v1), and still in the deprecated ?token=', async () => {
-    const { url } = await startSyncTestServer();
+    const { url } = await startSyncTestServer({}, engine);
     const group = await createGroup(url);
     const token = tokenOf(group, 'read-write');
     const ann = syncPeer(url, group.id, token, new Y.Doc(), 'protocol');
@@ -82,7 +81,7 @@ describe('group sync over y-websocket', () => {
   });
 
   it('gives a client that joins later the whole state, and keeps it across a restart', async () => {
-    const t = await startSyncTestServer();
+    const t = await startSyncTestServer({}, engine);
     const group = await createGroup(t.url);
     const token = tokenOf(group, 'read-write');
     const ann = syncPeer(t.url, group.id, token);
@@ -106,20 +105,20 @@ describe('group sync over y-websocket', () => {
   });
 
   it('compacts a group into one row with the same state, on demand and past the threshold', async () => {
-    const t = await startSyncTestServer({ syncCompactAfterUpdates: 1_000_000 });
+    const t = await startSyncTestServer({ syncCompactAfterUpdates: 1_000_000 }, engine);
     const group = await createGroup(t.url);
     const token = tokenOf(group, 'read-write');
     const ann = syncPeer(t.url, group.id, token);
     await synced(ann);
     const written = Array.from({ length: 30 }, (_, i) => `edit ${i}`);
     edit(ann, ...written);
-    await waitFor('every edit stored', () => (storedRows(t.dbPath, group.id) >= 30 ? true : undefined));
-    const before = storedRows(t.dbPath, group.id);
-    const stateBefore = Y.encodeStateVector(storedDoc(t.dbPath, group.id));
+    await waitFor('every edit stored', async () => ((await t.storedRows(group.id)) >= 30 ? true : undefined));
+    const before = await t.storedRows(group.id);
+    const stateBefore = Y.encodeStateVector(await t.storedDoc(group.id));
 
     expect(await t.server.sync.compact(group.id)).toBe(true);
-    expect(storedRows(t.dbPath, group.id)).toBe(1);
-    const compacted = storedDoc(t.dbPath, group.id);
+    expect(await t.storedRows(group.id)).toBe(1);
+    const compacted = await t.storedDoc(group.id);
     expect(Y.encodeStateVector(compacted)).toEqual(stateBefore);
     expect(edits(compacted)).toEqual(edits(ann));
     expect(before).toBeGreaterThanOrEqual(30);
@@ -131,29 +130,32 @@ describe('group sync over y-websocket', () => {
     await holds(bob, written);
     const more = Array.from({ length: 25 }, (_, i) => `more ${i}`);
     edit(bob, ...more);
-    await waitFor('the log to be compacted', () => {
-      const doc = storedDoc(t.dbPath, group.id);
-      return edits(doc).length === 55 && storedRows(t.dbPath, group.id) < 10 ? true : undefined;
+    await waitFor('the log to be compacted', async () => {
+      const doc = await t.storedDoc(group.id);
+      return edits(doc).length === 55 && (await t.storedRows(group.id)) < 10 ? true : undefined;
     });
-    expect(edits(storedDoc(t.dbPath, group.id))).toEqual(edits(bob));
+    expect(edits(await t.storedDoc(group.id))).toEqual(edits(bob));
   });
 
   it('compacts and unloads a group nobody is connected to, and loads it again on the next connection', async () => {
-    const t = await startSyncTestServer({ syncIdleUnloadSeconds: 0.2, syncCompactAfterUpdates: 1_000_000 });
+    const t = await startSyncTestServer(
+      { syncIdleUnloadSeconds: 0.2, syncCompactAfterUpdates: 1_000_000 },
+      engine,
+    );
     const group = await createGroup(t.url);
     const token = tokenOf(group, 'read-write');
     const ann = syncPeer(t.url, group.id, token);
     await synced(ann);
     const written = Array.from({ length: 12 }, (_, i) => `edit ${i}`);
     edit(ann, ...written);
-    await waitFor('every edit stored', () => (storedRows(t.dbPath, group.id) >= 12 ? true : undefined));
+    await waitFor('every edit stored', async () => ((await t.storedRows(group.id)) >= 12 ? true : undefined));
     expect(t.server.sync.loadedGroups()).toContain(group.id);
     ann.destroy();
 
     await waitFor('the group to be unloaded', () =>
       t.server.sync.loadedGroups().includes(group.id) ? undefined : true,
     );
-    expect(storedRows(t.dbPath, group.id)).toBe(1);
+    expect(await t.storedRows(group.id)).toBe(1);
 
     const bob = syncPeer(t.url, group.id, token);
     await holds(bob, written);

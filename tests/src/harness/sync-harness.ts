@@ -8,6 +8,7 @@ import * as Y from 'yjs';
 import { DEFAULT_CONFIG, type QuireConfig } from '@quire/server/config';
 import { startServer, type RunningServer } from '@quire/server/server';
 import { syncProtocols, type CreatedGroupDto } from '@quire/core';
+import { SQLITE_ENGINE, type GroupEngine } from './engines.ts';
 
 export interface SyncTestServer {
   dbPath: string;
@@ -16,13 +17,21 @@ export interface SyncTestServer {
   readonly url: string;
   /** Closes the server and starts a new one on the same database file. */
   restart(overrides?: Partial<QuireConfig>): Promise<RunningServer>;
+  /** Update rows of a group as this server stored them, on its engine. */
+  storedRows(groupId: string): Promise<number>;
+  /** The group's document rebuilt from its stored rows alone. */
+  storedDoc(groupId: string): Promise<Y.Doc>;
 }
 
 /**
- * A real server on port 0 over a fresh SQLite file, without harvesting. It registers its own teardown
- * with the calling test, so a test only says what it needs.
+ * A real server on port 0 over a fresh SQLite file, without harvesting; on `engine` PostgreSQL its group
+ * side is in that engine's database for this file. It registers its own teardown with the calling test,
+ * so a test only says what it needs.
  */
-export async function startSyncTestServer(overrides: Partial<QuireConfig> = {}): Promise<SyncTestServer> {
+export async function startSyncTestServer(
+  overrides: Partial<QuireConfig> = {},
+  engine: GroupEngine = SQLITE_ENGINE,
+): Promise<SyncTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-sync-'));
   const dbPath = join(dir, 'quire.db');
   const config = (more: Partial<QuireConfig>): QuireConfig => ({
@@ -30,6 +39,7 @@ export async function startSyncTestServer(overrides: Partial<QuireConfig> = {}):
     dbPath,
     port: 0,
     harvest: false,
+    databaseUrl: engine.databaseUrl,
     ...overrides,
     ...more,
   });
@@ -58,6 +68,8 @@ export async function startSyncTestServer(overrides: Partial<QuireConfig> = {}):
       current = await startServer(config(more));
       return current;
     },
+    storedRows: (groupId) => engine.storedRows(dbPath, groupId),
+    storedDoc: (groupId) => engine.storedDoc(dbPath, groupId),
   };
 }
 
