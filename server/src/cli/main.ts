@@ -6,6 +6,7 @@ import { writeLine, type CliContext } from './cli-context.ts';
 import { runFetch } from './command-fetch.ts';
 import { runHarvest } from './command-harvest.ts';
 import { runImport } from './command-import.ts';
+import { runMigrate } from './command-migrate.ts';
 import { runServe } from './command-serve.ts';
 import { runStats } from './command-stats.ts';
 import { runTag, runTags, runTopic, runTopics } from './command-topics.ts';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   topics: runTopics,
   tags: runTags,
   tag: runTag,
+  migrate: runMigrate,
 };
 
 const USAGE = `Usage: pnpm quire <command> [options]   (--db PATH or QUIRE_DB selects the database; default ${DEFAULT_CONFIG.dbPath})
@@ -41,6 +43,9 @@ Commands:
   tag [--full]              bring stored tags up to date (done after every import and harvest)
   serve [--port N] [--host H] [--import <path…>] [--no-harvest] [--database-url URL] [--redis-url URL]
                             run the server (API, web app, background harvest)
+  migrate --from sqlite:PATH --to postgres://… [--batch-size N]
+                            copy the groups, invites, calendar feeds and update logs into PostgreSQL (resumable,
+                            verified at the end); papers, tags and counts are not copied yet
 `;
 
 /** One command's lines of USAGE: its own line and the indented lines that continue it. */

@@ -23,6 +23,50 @@ const CLEAR_LINE = '\r\x1b[K';
 const FILLED = '█';
 const EMPTY = '░';
 
+/** A line redrawn in place on a terminal, with lines written above it; import's bar and migrate's use it. */
+export interface LiveLine {
+  /** Whether `out` is a terminal: when it is not, `show` writes nothing and callers print plain lines. */
+  readonly live: boolean;
+  show(line: string): void;
+  /** A line of its own above the live one (or in the log). */
+  above(line: string): void;
+  /** Leaves the terminal on a fresh line. */
+  finish(): void;
+}
+
+export function createLiveLine(out: Output): LiveLine {
+  const live = out.isTTY === true;
+  let current: string | null = null;
+  const draw = (): void => {
+    if (current === null) return;
+    const line = out.columns && current.length >= out.columns ? current.slice(0, out.columns - 1) : current;
+    out.write(CLEAR_LINE + line);
+  };
+  return {
+    live,
+    show(line) {
+      current = line;
+      if (live) draw();
+    },
+    above(line) {
+      // The line goes above the live one, which is then redrawn beneath it.
+      if (live && current !== null) out.write(CLEAR_LINE);
+      out.write(line + '\n');
+      if (live) draw();
+    },
+    finish() {
+      if (live && current !== null) out.write(CLEAR_LINE);
+      current = null;
+    },
+  };
+}
+
+/** `fraction` (0 to 1) as a bar `width` characters wide. */
+export function barOf(fraction: number, width: number): string {
+  const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+  return FILLED.repeat(filled) + EMPTY.repeat(width - filled);
+}
+
 /**
  * Import progress on stderr: a live bar (percent of bytes across all files, papers/s, ETA) when it is a
  * terminal, and one plain line per finished file otherwise, so logs and CI output stay readable.
@@ -31,51 +75,27 @@ export function createProgressBar(out: Output, options: ProgressBarOptions = {})
   const now = options.now ?? (() => new Date());
   const barWidth = options.barWidth ?? 24;
   const startedAt = now().getTime();
-  const live = out.isTTY === true;
-  let shown = false;
-  let last: ImportProgress | undefined;
-
-  const draw = (): void => {
-    if (!last) return;
-    let line = renderProgress(last, now().getTime() - startedAt, barWidth);
-    if (out.columns && line.length >= out.columns) line = line.slice(0, out.columns - 1);
-    out.write(CLEAR_LINE + line);
-    shown = true;
-  };
-
-  const writeAbove = (line: string): void => {
-    if (live) {
-      // The line goes above the bar, which is then redrawn beneath it.
-      if (shown) out.write(CLEAR_LINE);
-      out.write(line + '\n');
-      draw();
-    } else {
-      out.write(line + '\n');
-    }
-  };
+  const line = createLiveLine(out);
 
   return {
     update(progress) {
-      last = progress;
-      if (live) draw();
+      if (line.live) line.show(renderProgress(progress, now().getTime() - startedAt, barWidth));
     },
     fileDone(file) {
-      writeAbove(describeFile(file));
+      line.above(describeFile(file));
     },
-    note(line) {
-      writeAbove(line);
+    note(text) {
+      line.above(text);
     },
     finish() {
-      if (live && shown) out.write(CLEAR_LINE);
-      shown = false;
+      line.finish();
     },
   };
 }
 
 export function renderProgress(progress: ImportProgress, elapsedMs: number, barWidth: number): string {
   const fraction = progress.bytesTotal > 0 ? Math.min(1, progress.bytesRead / progress.bytesTotal) : 1;
-  const filled = Math.round(fraction * barWidth);
-  const bar = FILLED.repeat(filled) + EMPTY.repeat(barWidth - filled);
+  const bar = barOf(fraction, barWidth);
   const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
   // The rate is of the bytes this run imported, over the time that took: passing over what an earlier run
   // stored (to resume a file) is quicker, so it would make the rest look quicker than it will be.

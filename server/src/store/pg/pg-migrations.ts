@@ -54,10 +54,29 @@ CREATE INDEX calendar_feeds_group ON calendar_feeds (group_id);
 // The inviter's display name, as on SQLite (migrations.ts): NULL for older invites and nameless makers.
 const INVITE_INVITER = `ALTER TABLE group_invites ADD COLUMN invited_by text;`;
 
+// `quire migrate` (cli/command-migrate.ts) records here where its copy from a SQLite file stands, in the
+// same transaction as each batch it writes, so a copy killed part way continues after the last committed
+// batch and never writes a row twice. One run per database: it is refused unless the database is empty.
+const MIGRATE_PROGRESS = `
+CREATE TABLE migrate_runs (
+  id          integer PRIMARY KEY CHECK (id = 1),
+  source      text NOT NULL,  -- the SQLite file copied, as given to --from (absolute)
+  started_at  text NOT NULL,
+  finished_at text
+);
+CREATE TABLE migrate_progress (
+  table_name text PRIMARY KEY,
+  last_key   text NOT NULL,    -- the source row id the next batch continues after
+  copied     bigint NOT NULL,
+  done       boolean NOT NULL DEFAULT false
+);
+`;
+
 export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'create-group-sync', sql: CREATE_GROUP_SYNC },
   { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
   { name: 'invite-inviter', sql: INVITE_INVITER },
+  { name: 'migrate-progress', sql: MIGRATE_PROGRESS },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -1,0 +1,10 @@
+/*
+ * Where `quire migrate` copies the group side to: PostgreSQL, the only engine besides SQLite. The CLI
+ * reaches it through store/ (as the server does through groups-on-postgres.ts), never store/pg directly.
+ */
+export {
+  PgGroupSideTarget as GroupSideTarget,
+  type MigrateRun,
+  type TableProgress,
+  type TargetUpdateTotals,
+} from './pg/pg-group-side-target.ts';

@@ -1,0 +1,226 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { openStore } from '@quire/server/store/open-store';
+import { openPgGroupStores } from '@quire/server/store/pg/open-pg-stores';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
+import { PG_SKIP } from '../src/harness/engines.ts';
+import { runCli, startCli } from '../src/harness/run-cli.ts';
+import { waitFor } from '../src/harness/wait-for.ts';
+
+/*
+ * `quire migrate` (issue 13) against a real PostgreSQL: a SQLite installation's group side copied whole and
+ * checked through PostgreSQL's own stores, a copy killed part way and run again, and addresses that are
+ * wrong in each way a developer gets them wrong.
+ */
+
+const PG_URL = process.env.QUIRE_TEST_DATABASE_URL ?? '';
+if (PG_SKIP) console.warn(`quire migrate: tests skipped: ${PG_SKIP}`);
+
+const dir = mkdtempSync(join(tmpdir(), 'quire-migrate-'));
+const databases: ThrowawayDatabase[] = [];
+afterAll(async () => {
+  for (const database of databases) await database.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function emptyDatabase(label: string): Promise<string> {
+  const database = await createThrowawayDatabase(PG_URL, label);
+  databases.push(database);
+  return database.url;
+}
+
+const hash = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+
+interface Installation {
+  path: string;
+  groups: { id: string; name: string; edits: string[] }[];
+}
+
+/**
+ * A SQLite file as a server leaves it: groups with invites (one revoked, one with its inviter), a calendar
+ * feed, and update logs of different lengths, written through the store's own interfaces.
+ */
+async function installation(name: string, groupCount: number, editsPerGroup: number): Promise<Installation> {
+  const path = join(dir, `${name}.db`);
+  const store = openStore(path);
+  const groups: Installation['groups'] = [];
+  try {
+    for (let g = 0; g < groupCount; g++) {
+      const id = randomUUID();
+      const createdAt = new Date(Date.UTC(2026, 2, 1 + g)).toISOString();
+      await store.groups.create({ id, name: `Group ${g}`, createdAt }, [
+        { id: `${id}-rw`, role: 'read-write', tokenHash: hash(`${id} rw`), createdAt, invitedBy: 'Ada' },
+        { id: `${id}-ro`, role: 'read-only', tokenHash: hash(`${id} ro`), createdAt, invitedBy: null },
+      ]);
+      if (g % 2 === 0) await store.invites.revoke(id, `${id}-ro`, createdAt);
+      await store.calendarFeeds.add(id, {
+        id: `${id}-feed`,
+        inviteId: `${id}-rw`,
+        tokenHash: hash(`${id} feed`),
+        createdAt,
+      });
+      const doc = new Y.Doc();
+      const edits: string[] = [];
+      // One update row per edit, as the sync server appends them; groups differ in length.
+      const count = editsPerGroup + g;
+      for (let e = 0; e < count; e++) {
+        const before = Y.encodeStateVector(doc);
+        doc.getArray<string>('edits').push([`g${g} e${e}`]);
+        edits.push(`g${g} e${e}`);
+        await store.groupUpdates.append(id, Y.encodeStateAsUpdate(doc, before));
+      }
+      groups.push({ id, name: `Group ${g}`, edits });
+    }
+  } finally {
+    store.close();
+  }
+  return { path, groups };
+}
+
+/** Every group of `source`, read back through the PostgreSQL stores a node uses. */
+async function expectCopied(url: string, source: Installation): Promise<void> {
+  const pg = await openPgGroupStores(url);
+  try {
+    for (const group of source.groups) {
+      expect(await pg.groups.get(group.id)).toMatchObject({ id: group.id, name: group.name });
+      const invites = await pg.invites.list(group.id);
+      expect(invites.map((i) => [i.id, i.role, i.invitedBy]).sort()).toEqual(
+        [
+          [`${group.id}-ro`, 'read-only', null],
+          [`${group.id}-rw`, 'read-write', 'Ada'],
+        ].sort(),
+      );
+      expect((await pg.invites.byHash(hash(`${group.id} rw`)))?.id).toBe(`${group.id}-rw`);
+      expect(await pg.calendarFeeds.list(group.id)).toHaveLength(1);
+      const rows = await pg.groupUpdates.load(group.id);
+      // Numbered 1…n in the order SQLite stored them, so nodes continue the numbering from there.
+      expect(rows.map((r) => r.id)).toEqual(group.edits.map((_, i) => i + 1));
+      const doc = new Y.Doc();
+      for (const row of rows) Y.applyUpdate(doc, row.data);
+      expect(doc.getArray<string>('edits').toArray()).toEqual(group.edits);
+      // The next append continues the numbering.
+      expect(await pg.groupUpdates.append(group.id, Y.encodeStateAsUpdate(new Y.Doc()))).toBe(
+        rows.length + 1,
+      );
+    }
+  } finally {
+    await pg.close();
+  }
+}
+
+describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres://…', () => {
+  let small: Installation;
+  beforeAll(async () => {
+    small = await installation('small', 3, 4);
+  });
+
+  it('copies groups, invites with their inviters, calendar feeds and update logs, verifies them and says what it left', async () => {
+    const url = await emptyDatabase('migrate-full');
+    const result = await runCli(['migrate', '--from', `sqlite:${small.path}`, '--to', url]);
+    expect(result.stderr).not.toMatch(/Error|failed/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('3 groups, 6 invites, 3 calendar feeds, 15 updates');
+    expect(result.stdout).toContain('verified');
+    expect(result.stdout).toMatch(/Not copied yet: .*papers.* because papers are not on PostgreSQL yet/);
+    // Run again: the finished copy is checked, nothing is written twice.
+    const again = await runCli(['migrate', '--from', `sqlite:${small.path}`, '--to', url]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('holds a finished migration');
+    expect(again.stdout).toContain('15 updates');
+    await expectCopied(url, small);
+  });
+
+  it('killed part way, continues where it stopped when run again, writing no row twice', async () => {
+    // 12 groups, 60-71 updates each (786 rows), in batches of 5: about 170 transactions.
+    const big = await installation('big', 12, 60);
+    const url = await emptyDatabase('migrate-resume');
+    const args = ['migrate', '--from', `sqlite:${big.path}`, '--to', url, '--batch-size', '5'];
+    const first = startCli(args);
+    // Killed on its own progress line (a plain line each tenth without a terminal), not after a delay.
+    await waitFor(
+      'the copy to pass 40%',
+      () => (/migrate: (4|5|6)\d% /.test(first.stderr) ? true : undefined),
+      60_000,
+    );
+    first.child.kill('SIGKILL');
+    const killed = await first.done;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.stdout).not.toContain('Copied from');
+
+    const second = await runCli(args);
+    console.log(
+      `migrate killed after: ${killed.stderr.trim().split('\n').at(-1)}; rerun: ${second.stderr.trim().split('\n')[0]}`,
+    );
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(
+      /Resuming the migration from .* [1-9][\d,]* rows were copied before it stopped/,
+    );
+    expect(second.stdout).toContain('12 groups, 24 invites, 12 calendar feeds, 786 updates');
+    await expectCopied(url, big);
+  });
+
+  it('refuses a target that already holds groups no migration wrote, and one migrated from another file', async () => {
+    const url = await emptyDatabase('migrate-busy');
+    const pg = await openPgGroupStores(url);
+    await pg.groups.create(
+      { id: 'existing', name: 'Already here', createdAt: '2026-03-01T00:00:00.000Z' },
+      [],
+    );
+    await pg.close();
+    const refused = await runCli(['migrate', '--from', `sqlite:${small.path}`, '--to', url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('already holds groups that no quire migrate wrote');
+    expect(refused.stderr).toContain('Give an empty database as --to');
+
+    const other = await emptyDatabase('migrate-other');
+    expect((await runCli(['migrate', '--from', `sqlite:${small.path}`, '--to', other])).code).toBe(0);
+    const second = await installation('second', 1, 1);
+    const mixed = await runCli(['migrate', '--from', `sqlite:${second.path}`, '--to', other]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain(`holds a migration from ${small.path}, not ${second.path}`);
+  });
+
+  it('names what to fix in a wrong address', async () => {
+    const from = `sqlite:${small.path}`;
+    const cases: [string[], RegExp][] = [
+      [['--from', from], /--to is missing: give the PostgreSQL to copy into, --to postgres:\/\//],
+      [
+        ['--from', from, '--to', 'mysql://db/quire'],
+        /--to: must be a postgres:\/\/ or postgresql:\/\/ address, not mysql:/,
+      ],
+      [
+        ['--from', from, '--to', 'not an address'],
+        /--to: is not an address; give postgres:\/\/user@host:port\/database/,
+      ],
+      [['--from', 'sqlite:/no/such/quire.db', '--to', PG_URL], /no SQLite database at \/no\/such\/quire\.db/],
+      [['--from', PG_URL, '--to', PG_URL], /copies from SQLite to PostgreSQL only; give --from sqlite:PATH/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(['migrate', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+    // A server that does not answer, and a database that does not exist: said, with the password hidden.
+    const closed = await runCli([
+      'migrate',
+      '--from',
+      from,
+      '--to',
+      'postgres://quire:secret@127.0.0.1:1/quire',
+    ]);
+    expect(closed.code).toBe(1);
+    expect(closed.stderr).toMatch(
+      /Cannot reach PostgreSQL at postgres:\/\/quire:\*\*\*@127\.0\.0\.1:1\/quire.*\(--to\)/,
+    );
+    expect(closed.stderr).not.toContain('secret');
+    const missing = new URL(PG_URL);
+    missing.pathname = '/quire_no_such_database';
+    const absent = await runCli(['migrate', '--from', from, '--to', missing.toString()]);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toMatch(/quire_no_such_database.*does not exist.*must exist already/s);
+  });
+});
