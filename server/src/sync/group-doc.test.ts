@@ -5,6 +5,7 @@ import { openStore, type Store } from '../store/open-store.ts';
 import { groupServiceOver } from './group-service.ts';
 import type { CloseCode } from '@quire/core';
 import { GroupDoc, type DocPeer } from './group-doc.ts';
+import type { UpdateLog } from '../store/update-log-store.ts';
 
 let store: Store;
 let groupId: string;
@@ -32,10 +33,10 @@ class Peer implements DocPeer {
   }
 }
 
-async function loadedDoc(): Promise<GroupDoc> {
+async function loadedDoc(updates: UpdateLog = store.groupUpdates): Promise<GroupDoc> {
   const doc = new GroupDoc(
     groupId,
-    store.groupUpdates,
+    updates,
     { compactAfterUpdates: 1000, idleUnloadMs: 60_000, log: (line) => logged.push(line) },
     () => {},
   );
@@ -121,5 +122,43 @@ describe('GroupDoc', () => {
     for (const row of await store.groupUpdates.load(groupId)) Y.applyUpdate(check, row.data);
     expect(check.getArray('edits').toArray().sort()).toEqual(['beside', 'one', 'two']);
     expect(await store.groupUpdates.count(groupId)).toBe(2);
+  });
+
+  it('appends the updates that arrive while an append is out as one row, each applied with its sender', async () => {
+    // The first append is held until released, as a slow database round trip would hold it.
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started = (): void => {};
+    const firstAppendOut = new Promise<void>((resolve) => (started = resolve));
+    let appends = 0;
+    const log = store.groupUpdates;
+    const slow: UpdateLog = {
+      load: (id) => log.load(id),
+      count: (id) => log.count(id),
+      replaceThrough: (id, through, merged) => log.replaceThrough(id, through, merged),
+      append: async (id, update) => {
+        if (++appends === 1) {
+          started();
+          await held;
+        }
+        return log.append(id, update);
+      },
+    };
+    const doc = await loadedDoc(slow);
+    const [a, b, c] = [new Peer(), new Peer(), new Peer()];
+    for (const p of [a, b, c]) doc.join(p);
+    const first = doc.store(a, anEdit('a1'));
+    await firstAppendOut;
+    const rest = [doc.store(b, anEdit('b1')), doc.store(c, anEdit('c1')), doc.store(a, anEdit('a2'))];
+    release();
+    await Promise.all([first, ...rest]);
+    expect(appends).toBe(2);
+    const rows = await log.load(groupId);
+    expect(rows).toHaveLength(2);
+    const check = new Y.Doc();
+    Y.applyUpdate(check, rows[1]!.data);
+    expect(check.getArray('edits').toArray().sort()).toEqual(['a2', 'b1', 'c1']);
+    // Each peer was sent the others' updates and none of its own.
+    expect([a.sent.length, b.sent.length, c.sent.length]).toEqual([2, 3, 3]);
   });
 });

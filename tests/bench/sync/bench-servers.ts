@@ -38,8 +38,13 @@ const ONE_ADDRESS_FOR_ALL = {
   QUIRE_GROUP_CREATE_BURST: '100000',
 };
 
-/** Quire's server (`quire serve`, no harvest) over a fresh, empty SQLite file. */
-export async function startQuireProcess(): Promise<ServerProcess & { url: string }> {
+/**
+ * Quire's server (`quire serve`, no harvest) over a fresh, empty SQLite file; `env` adds to its
+ * environment (QUIRE_DATABASE_URL, QUIRE_REDIS_URL for the runs on several nodes).
+ */
+export async function startQuireProcess(
+  env: Record<string, string> = {},
+): Promise<ServerProcess & { url: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-sync-bench-'));
   const port = await freePort();
   const child = spawn(
@@ -57,7 +62,11 @@ export async function startQuireProcess(): Promise<ServerProcess & { url: string
     ],
     // Every simulated member connects from this one address: lift the per-address limits (the
     // per-connection and per-invite ones still apply, as for real members).
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...ONE_ADDRESS_FOR_ALL } },
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...ONE_ADDRESS_FOR_ALL, ...env },
+    },
   );
   await waitForLine(child, /Quire is serving/);
   const proc = processHandle(child, port);

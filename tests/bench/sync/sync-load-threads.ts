@@ -34,18 +34,25 @@ export async function runLoadOnThreads(options: LoadOptions, threads: number): P
         }),
     ),
   );
-  const latencies = new Float64Array(results.reduce((n, r) => n + r.latencies.length, 0));
-  let offset = 0;
-  for (const r of results) {
-    latencies.set(r.latencies, offset);
-    offset += r.latencies.length;
-  }
   return {
     clients: results.reduce((n, r) => n + r.clients, 0),
     editsSent: results.reduce((n, r) => n + r.editsSent, 0),
     deliveries: results.reduce((n, r) => n + r.deliveries, 0),
     expectedDeliveries: results.reduce((n, r) => n + r.expectedDeliveries, 0),
-    latencies,
+    latencies: joined(results.map((r) => r.latencies)),
+    crossLatencies: joined(results.map((r) => r.crossLatencies)),
     elapsedSeconds: Math.max(...results.map((r) => r.elapsedSeconds)),
+    missingUpdates: results.reduce((n, r) => n + r.missingUpdates, 0),
+    divergedClients: results.reduce((n, r) => n + r.divergedClients, 0),
   };
+}
+
+function joined(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
 }

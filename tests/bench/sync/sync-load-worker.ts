@@ -10,4 +10,7 @@ const result = await runLoad({
   ...options,
   onProgress: (line) => parentPort?.postMessage({ kind: 'progress', line }),
 });
-parentPort?.postMessage({ kind: 'result', result }, [result.latencies.buffer as ArrayBuffer]);
+parentPort?.postMessage({ kind: 'result', result }, [
+  result.latencies.buffer as ArrayBuffer,
+  result.crossLatencies.buffer as ArrayBuffer,
+]);

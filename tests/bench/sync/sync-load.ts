@@ -9,8 +9,11 @@ export interface LoadRoom {
 }
 
 export interface LoadOptions {
-  /** ws://host:port/yjs: the provider appends `/<room>`. */
-  serverUrl: string;
+  /**
+   * ws://host:port/yjs of each node: the provider appends `/<room>`. A room's clients are dealt across
+   * them in turn (client i to node i mod n), so with n nodes most of a room's deliveries cross nodes.
+   */
+  serverUrls: string[];
   rooms: LoadRoom[];
   clientsPerRoom: number;
   editsPerSecond: number;
@@ -26,13 +29,21 @@ export interface LoadResult {
   expectedDeliveries: number;
   /** Milliseconds from `set` in one client to the observer firing in another (same process, same clock). */
   latencies: Float64Array;
+  /** The same, for deliveries whose sender is connected to another node than the receiver. */
+  crossLatencies: Float64Array;
   elapsedSeconds: number;
+  /** Edits sent in a room that a client of it still lacked at the end, summed over clients. */
+  missingUpdates: number;
+  /** Clients whose final array differs from the first client's of their room (order included). */
+  divergedClients: number;
 }
 
 interface Client {
   doc: Y.Doc;
   provider: WebsocketProvider;
   index: number;
+  node: number;
+  room: number;
 }
 
 /**
@@ -44,14 +55,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   // Each provider adds a process 'exit' listener; hundreds of clients are the point here.
   process.setMaxListeners(0);
   const latencies: number[] = [];
+  const crossLatencies: number[] = [];
   const clients: Client[] = [];
+  /** The node each client (by index) is connected to. */
+  const nodeOf: number[] = [];
   let deliveries = 0;
   let measuring = false;
   let index = 0;
-  for (const room of options.rooms) {
+  const urls = options.serverUrls;
+  for (const [roomIndex, room] of options.rooms.entries()) {
     for (let i = 0; i < options.clientsPerRoom; i += 1) {
       const doc = new Y.Doc();
-      const provider = new WebsocketProvider(options.serverUrl, room.room, doc, {
+      const node = i % urls.length;
+      nodeOf.push(node);
+      const provider = new WebsocketProvider(urls[node]!, room.room, doc, {
         WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
         params: room.params,
         disableBc: true,
@@ -65,10 +82,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
             if (entry[0] === me || !measuring) continue;
             deliveries += 1;
             latencies.push(now - entry[2]);
+            if (nodeOf[entry[0]] !== node) crossLatencies.push(now - entry[2]);
           }
         }
       });
-      clients.push({ doc, provider, index: me });
+      clients.push({ doc, provider, index: me, node, room: roomIndex });
       index += 1;
     }
   }
@@ -107,6 +125,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   // Let what is in flight land (bounded): the figures are about delivery, not about cutting it short.
   await waitUntil(() => deliveries >= expected(), 10_000, 'in-flight edits').catch(() => undefined);
   measuring = false;
+  // Then whether every client ended with every edit of its room, in the same order: a delivery counted
+  // above could hide a lost one only if another arrived twice, and this counts the losses themselves.
+  const roomSent = new Map<number, number>();
+  for (const c of clients) roomSent.set(c.room, (roomSent.get(c.room) ?? 0) + (sent[c.index] ?? 0));
+  const allHeld = () => clients.every((c) => c.doc.getArray('edits').length >= (roomSent.get(c.room) ?? 0));
+  await waitUntil(allHeld, 10_000, 'every client to converge').catch(() => undefined);
+  const final = convergence(clients, roomSent);
   for (const c of clients) c.provider.destroy();
   return {
     clients: clients.length,
@@ -114,8 +139,35 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     deliveries,
     expectedDeliveries: expected(),
     latencies: Float64Array.from(latencies),
+    crossLatencies: Float64Array.from(crossLatencies),
     elapsedSeconds: (stopSending - started) / 1000,
+    missingUpdates: final.missing,
+    divergedClients: final.diverged,
   };
+}
+
+/** Edits each client lacks of those its room's clients sent, and clients whose array differs from their room's first. */
+function convergence(
+  clients: Client[],
+  roomSent: Map<number, number>,
+): { missing: number; diverged: number } {
+  const rooms = new Map<number, Client[]>();
+  for (const c of clients) rooms.set(c.room, [...(rooms.get(c.room) ?? []), c]);
+  let missing = 0;
+  let diverged = 0;
+  for (const [room, members] of rooms) {
+    const expected = roomSent.get(room) ?? 0;
+    let first: string | null = null;
+    for (const c of members) {
+      const entries = c.doc.getArray<[number, number, number]>('edits').toArray();
+      const held = new Set(entries.map((e) => `${e[0]}:${e[1]}`));
+      missing += Math.max(0, expected - held.size);
+      const order = entries.map((e) => `${e[0]}:${e[1]}`).join(',');
+      if (first === null) first = order;
+      else if (order !== first) diverged += 1;
+    }
+  }
+  return { missing, diverged };
 }
 
 function sleep(ms: number): Promise<void> {
