@@ -1,7 +1,7 @@
 import { CLOSE_CODES, WS_MESSAGE_TOO_BIG } from '@quire/core';
 import { noteText } from '@quire/core/group';
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/quire-server.ts';
+import { expect, test, type QuireServer } from './support/quire-server.ts';
 import {
   GROUP,
   createGroup,
@@ -20,7 +20,6 @@ import {
   SYNC_UPDATE,
   sendRaw,
   storedClock,
-  storedDoc,
   syncFrame,
   tokenOf,
   updateOf,
@@ -30,8 +29,8 @@ const PAPER = '2405.01234';
 const MAX_FRAME = 64 * 1024;
 const SERVER = { env: { QUIRE_SYNC_MAX_FRAME_BYTES: String(MAX_FRAME) } };
 
-const storedNote = (dbPath: string, groupId: string): string =>
-  noteText(storedDoc(dbPath, groupId), PAPER).toJSON();
+const storedNote = async (server: QuireServer, groupId: string): Promise<string> =>
+  noteText(await server.storedDoc(groupId), PAPER).toJSON();
 
 /** A types at the end of the note and B (and any other page given) shows the whole text. */
 async function write(from: Page, text: string, ...readers: Page[]): Promise<string> {
@@ -53,7 +52,7 @@ test('a wrong token opens nothing: the join page and the sync socket refuse it',
   const { groupId } = await createGroup(a, server.url);
   await openNotes(a, server.url, groupId, PAPER);
   await write(a, 'Only members write here.');
-  const before = storedClock(server.dbPath, groupId);
+  const before = storedClock(await server.storedDoc(groupId));
   const wrong = 'A'.repeat(43); // the shape of a real token, but no invite's
 
   // The join link with a wrong token: the join page says so at once (no name asked) and keeps nothing.
@@ -87,7 +86,7 @@ test('a wrong token opens nothing: the join page and the sync socket refuse it',
   const intruder = updateOf((doc) => noteText(doc, PAPER).insert(0, 'INTRUDER '));
   const closed = await sendRaw(m, groupId, wrong, syncFrame(SYNC_UPDATE, intruder));
   expect(closed).toEqual(CLOSE_CODES.unauthorized);
-  expect(storedClock(server.dbPath, groupId)).toEqual(before);
+  expect(storedClock(await server.storedDoc(groupId))).toEqual(before);
   await expectSynced(a);
   for (const page of [a, m]) await page.context().close();
 });
@@ -132,7 +131,7 @@ test('revoking an invite in the Invites tab disconnects its member live', async 
   await openNotes(a, server.url, groupId, PAPER);
   const later = await write(a, ' Also section 5.');
   await expectSynced(a);
-  expect(storedNote(server.dbPath, groupId)).toBe(later);
+  expect(await storedNote(server, groupId)).toBe(later);
   await b.reload();
   await expect(syncState(b)).toHaveAttribute('data-state', 'refused');
   await expect(syncState(b)).toContainText('invite revoked');
@@ -168,7 +167,7 @@ test('a read-only member cannot write, even by hand', async ({ browser, quire })
   // The group never got it: A's next words reach Rita, and neither view nor the store has the intrusion.
   const all = await write(a, ' Ada again.', r);
   expect(all).not.toContain('FORCED');
-  expect(storedNote(server.dbPath, groupId)).toBe(all);
+  expect(await storedNote(server, groupId)).toBe(all);
   await expect(syncState(r)).toHaveAttribute('data-state', 'synced');
   for (const page of [a, r]) await page.context().close();
 });
@@ -193,6 +192,6 @@ test('an oversize frame closes its connection; the others keep syncing', async (
   await expectSynced(b);
   await write(a, 'Still here after the big frames.', b);
   const all = await write(b, ' So am I.', a);
-  expect(storedNote(server.dbPath, groupId)).toBe(all);
+  expect(await storedNote(server, groupId)).toBe(all);
   for (const page of [a, b]) await page.context().close();
 });

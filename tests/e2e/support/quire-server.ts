@@ -2,9 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { test as base } from '@playwright/test';
+import * as Y from 'yjs';
+import { openPgGroupStores } from '@quire/server/store/pg/open-pg-stores';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
 import { repoRoot } from '../../src/paths.ts';
+import { storedDoc } from '../../src/harness/stored-group.ts';
 
 const CLI = resolve(repoRoot, 'server/src/cli/main.ts');
 
@@ -18,7 +22,21 @@ export interface QuireServer {
   kill9(): Promise<void>;
   /** Starts the server again on the same port and database file. */
   restart(): Promise<void>;
+  /** The group's document rebuilt from the rows the server stored, on whichever engine holds them. */
+  storedDoc(groupId: string): Promise<Y.Doc>;
 }
+
+/**
+ * Where a spec's servers keep the group side: their SQLite file, or PostgreSQL (the `postgres` project
+ * of playwright.config.ts), each server in a database of its own, dropped when its test ends.
+ */
+export type GroupEngine = 'SQLite' | 'PostgreSQL';
+
+const PG_URL = process.env.QUIRE_TEST_DATABASE_URL ?? '';
+const PG_SKIP = PG_URL
+  ? null
+  : (process.env.QUIRE_TEST_POSTGRES_SKIP ??
+    'QUIRE_TEST_DATABASE_URL is not set (npm test starts a throwaway PostgreSQL; by hand: bash scripts/test-services.sh pnpm test:e2e)');
 
 export interface ServerOptions {
   /** QUIRE_* variables for the process, e.g. QUIRE_SYNC_MAX_FRAME_BYTES. */
@@ -82,17 +100,29 @@ function stop(child: ChildProcess | null): Promise<void> {
  * `quire.start()` starts a server for this test; every server a test started is killed and its folder
  * removed when the test ends, pass or fail.
  */
-export const test = base.extend<{ quire: { start(options?: ServerOptions): Promise<QuireServer> } }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture uses from this pattern.
-  quire: async ({}, use) => {
+export const test = base.extend<{
+  groupEngine: GroupEngine;
+  quire: { start(options?: ServerOptions): Promise<QuireServer> };
+}>({
+  groupEngine: ['SQLite', { option: true }],
+  quire: async ({ groupEngine }, use, testInfo) => {
+    if (groupEngine === 'PostgreSQL' && PG_SKIP) testInfo.skip(true, `PostgreSQL run skipped: ${PG_SKIP}`);
     const children: (() => ChildProcess | null)[] = [];
     const dirs: string[] = [];
+    const databases: ThrowawayDatabase[] = [];
     await use({
       async start(options = {}) {
         const dir = mkdtempSync(join(tmpdir(), 'quire-e2e-'));
         dirs.push(dir);
         const dbPath = join(dir, 'quire.db');
         const port = await freePort();
+        let databaseUrl: string | null = null;
+        if (groupEngine === 'PostgreSQL') {
+          const database = await createThrowawayDatabase(PG_URL, `e2e_${basename(testInfo.file)}`);
+          databases.push(database);
+          databaseUrl = database.url;
+          options = { ...options, env: { ...options.env, QUIRE_DATABASE_URL: databaseUrl } };
+        }
         let child: ChildProcess | null = await launch(dbPath, port, options);
         children.push(() => child);
         return {
@@ -108,11 +138,23 @@ export const test = base.extend<{ quire: { start(options?: ServerOptions): Promi
             // Same file, same port, nothing imported again: only what the first run stored.
             child = await launch(dbPath, port, { env: options.env });
           },
+          async storedDoc(groupId) {
+            if (!databaseUrl) return storedDoc(dbPath, groupId);
+            const pg = await openPgGroupStores(databaseUrl);
+            try {
+              const doc = new Y.Doc();
+              for (const row of await pg.groupUpdates.load(groupId)) Y.applyUpdate(doc, row.data);
+              return doc;
+            } finally {
+              await pg.close();
+            }
+          },
         };
       },
     });
     await Promise.all(children.map((current) => stop(current())));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    for (const database of databases) await database.drop();
   },
 });
 

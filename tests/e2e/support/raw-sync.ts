@@ -64,8 +64,8 @@ export function tokenOf(link: string): string {
   return link.slice(link.indexOf('.', link.indexOf('#')) + 1);
 }
 
-/** Which clients' edits the stored group holds, and how many of each: equal means nothing was added. */
-export function storedClock(dbPath: string, groupId: string): [number, number][] {
-  const vector = Y.decodeStateVector(Y.encodeStateVector(storedDoc(dbPath, groupId)));
+/** Which clients' edits a stored group holds, and how many of each: equal means nothing was added. */
+export function storedClock(stored: Y.Doc): [number, number][] {
+  const vector = Y.decodeStateVector(Y.encodeStateVector(stored));
   return [...vector].sort(([x], [y]) => x - y);
 }
