@@ -8,6 +8,7 @@ import { createApp } from './api/app.ts';
 import type { QuireConfig } from './config.ts';
 import { PaperFetcher } from './harvest/fetch-paper.ts';
 import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
+import { HarvestElection } from './cluster/harvest-election.ts';
 import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchThread } from './search/search-thread.ts';
@@ -25,7 +26,8 @@ export interface RunningServer {
   url: string;
   port: number;
   store: Store;
-  scheduler: HarvestScheduler | null;
+  /** The running harvest: null when harvesting is off, or while another node holds the harvest lock. */
+  readonly scheduler: HarvestScheduler | null;
   /** Group sync on the same port: ws://host:port/yjs/<groupId>, the token offered as a subprotocol. */
   sync: SyncServer;
   /** Where the group side lives, and the cluster this node is part of (null: one node). */
@@ -43,6 +45,8 @@ export interface ServerDeps {
   log?: (line: string) => void;
   /** The HTTP client for arXiv; by default a polite one spaced by config.harvestDelaySeconds. */
   client?: PoliteHttpClient;
+  /** How often a node on PostgreSQL that does not harvest tries for the harvest lock (30 s). */
+  harvestElectionMs?: number;
 }
 
 /** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
@@ -107,20 +111,30 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     // the paper now; its tags follow when that run and this one are done.
     if (tags.state !== 'warming') await run;
   };
-  const scheduler = config.harvest
-    ? new HarvestScheduler({
-        oaiUrl: config.oaiUrl,
-        rssUrl: config.rssUrl,
-        oaiSet: config.oaiSet,
-        categories: config.categories,
-        everyMs: config.harvestEveryHours * 3_600_000,
-        retryBaseMs: config.harvestRetrySeconds * 1000,
-        client,
-        target,
-        log,
-        afterRun: () => void refreshTags(),
-      })
-    : null;
+  const newScheduler = (): HarvestScheduler =>
+    new HarvestScheduler({
+      oaiUrl: config.oaiUrl,
+      rssUrl: config.rssUrl,
+      oaiSet: config.oaiSet,
+      categories: config.categories,
+      everyMs: config.harvestEveryHours * 3_600_000,
+      retryBaseMs: config.harvestRetrySeconds * 1000,
+      client,
+      target,
+      log,
+      afterRun: () => void refreshTags(),
+    });
+  // Nodes sharing one PostgreSQL harvest once between them: the holder of its harvest lock does (issue 13).
+  const election =
+    config.harvest && config.databaseUrl
+      ? new HarvestElection({
+          databaseUrl: config.databaseUrl,
+          newScheduler,
+          everyMs: deps.harvestElectionMs ?? 30_000,
+          log,
+        })
+      : null;
+  const scheduler = config.harvest && !election ? newScheduler() : null;
   const groups = groupServiceOver(store);
   const sync = new SyncServer(groups, store.groupUpdates, {
     maxFrameBytes: config.syncMaxFrameBytes,
@@ -144,7 +158,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
   const app = createApp({
     store,
-    harvestState: () => scheduler?.state ?? null,
+    harvestState: () => (election?.scheduler ?? scheduler)?.state ?? null,
     fetchPaper: (id) => fetcher.fetch(id),
     onPapersChanged: refreshTags,
     topics,
@@ -169,12 +183,15 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   sync.attach(server as Server);
   const port = (server.address() as AddressInfo).port;
   scheduler?.start();
+  await election?.start();
 
   return {
     url: `http://${config.host}:${port}`,
     port,
     store,
-    scheduler,
+    get scheduler() {
+      return election ? election.scheduler : scheduler;
+    },
     sync,
     groupsOn: onPg ? `PostgreSQL at ${onPg.where}` : `SQLite at ${config.dbPath}`,
     cluster,
@@ -183,6 +200,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       () => {},
     ),
     async close() {
+      await election?.stop();
       await scheduler?.stop();
       await tags.close();
       // Before the HTTP server: its close waits for every socket, upgraded ones included.

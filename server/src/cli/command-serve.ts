@@ -68,9 +68,11 @@ export async function runServe(ctx: CliContext): Promise<number> {
   }
   writeLine(
     ctx.stdout,
-    config.harvest
-      ? `Harvesting arXiv in the background every ${config.harvestEveryHours} h (${config.categories.join(', ')}).`
-      : 'Background harvest is off.',
+    !config.harvest
+      ? 'Background harvest is off.'
+      : config.databaseUrl && !server.scheduler
+        ? 'Not harvesting: another node on this PostgreSQL holds the harvest lock; this node takes over if it stops.'
+        : `Harvesting arXiv in the background every ${config.harvestEveryHours} h (${config.categories.join(', ')}).`,
   );
 
   await new Promise<void>((resolve) => {
