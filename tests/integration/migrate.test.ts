@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { runMigrate } from '@quire/server/cli/command-migrate';
 import { openStore } from '@quire/server/store/open-store';
 import { openPgGroupStores } from '@quire/server/store/pg/open-pg-stores';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
@@ -112,6 +114,25 @@ async function expectCopied(url: string, source: Installation): Promise<void> {
   }
 }
 
+/** `quire migrate` in this process, for the answers that need no child: its exit code and stderr. */
+async function migrateHere(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const err = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      stderr += chunk.toString();
+      done();
+    },
+  });
+  const out = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const ctx = { dbPath: join(dir, 'none.db'), args, env: {}, stdout: out, stderr: err };
+  try {
+    return { code: await runMigrate(ctx), stderr };
+  } catch (thrown) {
+    // As main.ts reports what a command throws: exit 1 with the message.
+    return { code: 1, stderr: stderr + (thrown instanceof Error ? thrown.message : String(thrown)) };
+  }
+}
+
 describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres://…', () => {
   let small: Installation;
   beforeAll(async () => {
@@ -132,6 +153,37 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
     expect(again.stderr).toContain('holds a finished migration');
     expect(again.stdout).toContain('15 updates');
     await expectCopied(url, small);
+  });
+
+  it('draws a bar with rows/s and an ETA on a terminal, redrawn in place, with each table above it', async () => {
+    const url = await emptyDatabase('migrate-tty');
+    let written = '';
+    const tty = Object.assign(
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          written += chunk.toString();
+          done();
+        },
+      }),
+      { isTTY: true, columns: 200 },
+    );
+    const out = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const code = await runMigrate({
+      dbPath: small.path,
+      args: ['--to', url, '--batch-size', '2'],
+      env: {},
+      stdout: out,
+      stderr: tty,
+    });
+    expect(code).toBe(0);
+    const frames = written.split('\r\x1b[K').filter(Boolean);
+    expect(
+      frames.some((f) =>
+        /^█+░* +\d+% {2}[\d,]+ of 27 rows {2}[\d,]+ rows\/s {2}ETA \S+ {2}group_updates$/.test(f),
+      ),
+    ).toBe(true);
+    expect(frames.at(-1)).toMatch(/^█{24} 100% {2}27 of 27 rows .* ETA 0s {2}group_updates$/);
+    expect(frames).toContain('group_updates: 15 rows copied\n');
   });
 
   it('killed part way, continues where it stopped when run again, writing no row twice', async () => {
@@ -171,15 +223,15 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
       [],
     );
     await pg.close();
-    const refused = await runCli(['migrate', '--from', `sqlite:${small.path}`, '--to', url]);
+    const refused = await migrateHere(['--from', `sqlite:${small.path}`, '--to', url]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('already holds groups that no quire migrate wrote');
     expect(refused.stderr).toContain('Give an empty database as --to');
 
     const other = await emptyDatabase('migrate-other');
-    expect((await runCli(['migrate', '--from', `sqlite:${small.path}`, '--to', other])).code).toBe(0);
+    expect((await migrateHere(['--from', `sqlite:${small.path}`, '--to', other])).code).toBe(0);
     const second = await installation('second', 1, 1);
-    const mixed = await runCli(['migrate', '--from', `sqlite:${second.path}`, '--to', other]);
+    const mixed = await migrateHere(['--from', `sqlite:${second.path}`, '--to', other]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain(`holds a migration from ${small.path}, not ${second.path}`);
   });
@@ -200,11 +252,12 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
       [['--from', PG_URL, '--to', PG_URL], /copies from SQLite to PostgreSQL only; give --from sqlite:PATH/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(['migrate', ...args]);
+      const result = await migrateHere(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
-    // A server that does not answer, and a database that does not exist: said, with the password hidden.
+    // A server that does not answer (through the CLI's own process, as a developer sees it), and a
+    // database that does not exist: said, with the password hidden.
     const closed = await runCli([
       'migrate',
       '--from',
@@ -219,7 +272,7 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
     expect(closed.stderr).not.toContain('secret');
     const missing = new URL(PG_URL);
     missing.pathname = '/quire_no_such_database';
-    const absent = await runCli(['migrate', '--from', from, '--to', missing.toString()]);
+    const absent = await migrateHere(['--from', from, '--to', missing.toString()]);
     expect(absent.code).toBe(1);
     expect(absent.stderr).toMatch(/quire_no_such_database.*does not exist.*must exist already/s);
   });
