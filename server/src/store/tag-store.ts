@@ -106,11 +106,30 @@ function toTaggable(row: TaggableRow): StoredTaggable {
   };
 }
 
+/**
+ * A tag with its evidence already as the JSON stored: a tagging thread sends tags this way, since a string
+ * crosses threads far more cheaply than the many small evidence objects it encodes.
+ */
+export interface EncodedTag {
+  slug: string;
+  score: number;
+  evidenceJson: string;
+}
+
+/** A tag as `TagStore.replacePaperTags` stores it. */
+export function encodeTag(tag: PaperTag): EncodedTag {
+  return { slug: tag.slug, score: tag.score, evidenceJson: JSON.stringify(tag.evidence) };
+}
+
 /** One paper's new tags, and the write it was read at (see `TagStore.replacePaperTags`). */
 export interface PaperTagsResult {
   id: string;
-  tags: readonly PaperTag[];
+  tags: readonly (PaperTag | EncodedTag)[];
   updatedAt?: string;
+}
+
+function evidenceJson(tag: PaperTag | EncodedTag): string {
+  return 'evidenceJson' in tag ? tag.evidenceJson : JSON.stringify(tag.evidence);
 }
 
 /** How `recordHierarchy` went: whether it changed anything, in how many committed batches. */
@@ -249,7 +268,7 @@ export class SqliteTagStore implements TagStore {
     return settled(() => {
       const papers = JSON.stringify(results.map((r) => [r.id, r.updatedAt ?? null]));
       const tags = JSON.stringify(
-        results.flatMap((r) => r.tags.map((t) => [t.slug, r.id, t.score, JSON.stringify(t.evidence)])),
+        results.flatMap((r) => r.tags.map((t) => [t.slug, r.id, t.score, evidenceJson(t)])),
       );
       this.#db.transaction(() => {
         this.#deleteDroppedTags.run(papers, tags);
