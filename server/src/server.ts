@@ -18,6 +18,7 @@ import { withGroupsOnPostgres, type GroupsOnPostgres } from './store/groups-on-p
 import type { NodeCluster } from './cluster/node-cluster.ts';
 import { groupServiceOver } from './sync/group-service.ts';
 import { SyncServer } from './sync/sync-server.ts';
+import { SharedLimit } from './sync/token-bucket.ts';
 import { defaultTaxonomy } from '@quire/core';
 import { TagThread } from './topics/tag-thread.ts';
 import { topicServiceOver } from './topics/open-topics.ts';
@@ -75,6 +76,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       const { NodeCluster } = await import('./cluster/node-cluster.ts');
       cluster = await NodeCluster.open(config.redisUrl, onPg.sharedUpdates, {
         heartbeatSeconds: config.clusterHeartbeatSeconds,
+        limitsNamespace: onPg.where,
         log,
       });
     }
@@ -152,7 +154,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     presenceIdsPerConnection: config.syncPresenceIdsPerConnection,
     idleUnloadSeconds: config.syncIdleUnloadSeconds,
     compactAfterUpdates: config.syncCompactAfterUpdates,
-    ...(cluster ? { cluster } : {}),
+    ...(cluster ? { cluster, sharedLimits: cluster.rateLimits } : {}),
     log,
   });
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
@@ -171,7 +173,20 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     groups: {
       groups,
       onInviteRevoked: (invite) => sync.closeInvite(invite.id),
-      createLimit: { perHour: config.groupCreatePerHour, burst: config.groupCreateBurst },
+      createLimit: {
+        perHour: config.groupCreatePerHour,
+        burst: config.groupCreateBurst,
+        // Counted in Redis with several nodes, so N nodes do not allow N times the groups.
+        ...(cluster
+          ? {
+              shared: new SharedLimit(cluster.rateLimits, (why) =>
+                log(
+                  `limits: Redis cannot count group creations across nodes (${why}); this node counts its own until it answers`,
+                ),
+              ),
+            }
+          : {}),
+      },
     },
   });
 

@@ -1,7 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { QuireError } from '../errors.ts';
-import { TokenBucket } from '../sync/token-bucket.ts';
+import { TokenBucket, type SharedLimit } from '../sync/token-bucket.ts';
 
 /**
  * Guards for the API's state-changing requests. A page on another site can send a plain form or a
@@ -37,6 +37,8 @@ export interface RateLimitOptions {
   perHour: number;
   burst: number;
   now?: () => number;
+  /** Where every node counts (Redis, with several nodes): without it, or while it is away, this node's buckets. */
+  shared?: SharedLimit;
 }
 
 /** Most addresses a limiter remembers; the oldest are forgotten first (a full bucket again). */
@@ -53,7 +55,10 @@ export function perAddressLimit(what: string, options: RateLimitOptions): Middle
       bucket = new TokenBucket(options.perHour / 3600, options.burst, options.now);
       buckets.set(address, bucket);
     }
-    if (!bucket.take()) {
+    const allowed = options.shared
+      ? await options.shared.take(`http:${what}:${address}`, options.perHour / 3600, options.burst, bucket)
+      : bucket.take();
+    if (!allowed) {
       throw new QuireError(
         'rate-limited',
         `Too many ${what} from this address (${options.perHour} an hour, ${options.burst} at once); try again later.`,

@@ -12,6 +12,7 @@ import {
   type ClusterMessage,
 } from './cluster-messages.ts';
 import { RedisBus } from './redis-bus.ts';
+import { RedisRateLimits } from './redis-rate-limits.ts';
 
 /** What the cluster reads of the shared log (store/pg's PgUpdateLog answers it). */
 export interface ClusterLog {
@@ -31,6 +32,11 @@ export interface NodeClusterOptions {
   gapGraceMs?: number;
   /** How long loading a group waits for its channel's subscription before it goes on without. */
   joinTimeoutMs?: number;
+  /**
+   * Names the installation in the rate limits' Redis keys (the shared database, say): one Redis may serve
+   * several installations, or the test files' separate databases, whose allowances are their own.
+   */
+  limitsNamespace?: string;
   log: (line: string) => void;
 }
 
@@ -83,6 +89,7 @@ export class NodeCluster implements DocCluster {
     private readonly updates: ClusterLog,
     private readonly options: NodeClusterOptions,
   ) {
+    this.rateLimits = new RedisRateLimits(bus, options.limitsNamespace ?? '');
     this.heartbeatMs = options.heartbeatSeconds * 1000;
     this.gapGraceMs = options.gapGraceMs ?? 250;
     this.trustKeysAfter = Date.now() + 3 * this.heartbeatMs;
@@ -108,6 +115,9 @@ export class NodeCluster implements DocCluster {
     await cluster.beat();
     return cluster;
   }
+
+  /** Rate limits every node counts against (group creation, sync joins), in this node's Redis. */
+  readonly rateLimits: RedisRateLimits;
 
   stats(): ClusterStats {
     return { ...this.counts };

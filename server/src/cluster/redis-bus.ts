@@ -115,6 +115,11 @@ export class RedisBus {
     });
   }
 
+  /** Runs a Lua script on the publishing connection (fails at once while Redis is away). */
+  async evalScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return this.pub.eval(script, keys.length, ...keys, ...args);
+  }
+
   async deleteKey(key: string): Promise<void> {
     await this.pub.del(key);
   }

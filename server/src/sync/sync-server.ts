@@ -9,7 +9,7 @@ import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupD
 import type { AccessRefusal, GroupAccess, GroupService } from './group-service.ts';
 import type { DocCluster } from './doc-cluster.ts';
 import { SyncConnection, type EarlyFrame } from './sync-connection.ts';
-import { KeyedBuckets } from './token-bucket.ts';
+import { KeyedBuckets, SharedLimit, type SharedRateLimits } from './token-bucket.ts';
 
 export interface SyncOptions {
   /** Largest frame a client may send; an offline client's first sync carries its whole state. */
@@ -28,6 +28,9 @@ export interface SyncOptions {
   addressMessageBurst: number;
   /** Live connections one client address may hold. */
   connectionsPerAddress: number;
+  /** Connections that may be opened with one invite: per minute and at once. */
+  inviteJoinsPerMinute: number;
+  inviteJoinBurst: number;
   /** Requests for the group's state (sync step 1) one client address may make: per minute and at once. */
   stateRequestsPerMinute: number;
   stateRequestBurst: number;
@@ -43,6 +46,11 @@ export interface SyncOptions {
   heartbeatSeconds: number;
   /** The other nodes serving the same groups, when there are any (QUIRE_REDIS_URL). */
   cluster?: DocCluster;
+  /**
+   * Limits every node counts against (Redis, with the cluster): joins per invite and, at join, requests
+   * for the group's state per address are then counted across nodes. Messages stay counted per node.
+   */
+  sharedLimits?: SharedRateLimits;
   log: (line: string) => void;
 }
 
@@ -56,6 +64,9 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   addressMessagesPerSecond: 500,
   addressMessageBurst: 2500,
   connectionsPerAddress: 100,
+  // A big group's members (each with a few tabs) all reconnecting after a deploy, with room to spare.
+  inviteJoinsPerMinute: 600,
+  inviteJoinBurst: 300,
   stateRequestsPerMinute: 60,
   stateRequestBurst: 30,
   presenceMaxBytes: DEFAULT_PRESENCE_MAX_BYTES,
@@ -91,6 +102,10 @@ export class SyncServer {
   private readonly inviteBuckets: KeyedBuckets;
   private readonly addressBuckets: KeyedBuckets;
   private readonly stateRequestBuckets: KeyedBuckets;
+  private readonly inviteJoinBuckets: KeyedBuckets;
+  /** This node's count of joins per address, used only while the shared count cannot answer. */
+  private readonly addressJoinBuckets: KeyedBuckets;
+  private readonly joinLimit: SharedLimit;
   private readonly heartbeat: NodeJS.Timeout;
   private closing = false;
 
@@ -110,6 +125,7 @@ export class SyncServer {
       'addressMessageBurst',
       'connectionsPerAddress',
       'stateRequestBurst',
+      'inviteJoinBurst',
       'presenceMaxBytes',
       'presenceIdsPerConnection',
     ] as const) {
@@ -119,6 +135,7 @@ export class SyncServer {
       'inviteMessagesPerSecond',
       'addressMessagesPerSecond',
       'stateRequestsPerMinute',
+      'inviteJoinsPerMinute',
     ] as const) {
       const value = this.options[key];
       if (!(value > 0 && Number.isFinite(value))) throw badOption(key, value, 'a positive number');
@@ -127,6 +144,13 @@ export class SyncServer {
     this.inviteBuckets = new KeyedBuckets(o.inviteMessagesPerSecond, o.inviteMessageBurst);
     this.addressBuckets = new KeyedBuckets(o.addressMessagesPerSecond, o.addressMessageBurst);
     this.stateRequestBuckets = new KeyedBuckets(o.stateRequestsPerMinute / 60, o.stateRequestBurst);
+    this.inviteJoinBuckets = new KeyedBuckets(o.inviteJoinsPerMinute / 60, o.inviteJoinBurst);
+    this.addressJoinBuckets = new KeyedBuckets(o.stateRequestsPerMinute / 60, o.stateRequestBurst);
+    this.joinLimit = new SharedLimit(o.sharedLimits ?? null, (why) =>
+      o.log(
+        `sync: Redis cannot count joins across nodes (${why}); this node counts its own until it answers`,
+      ),
+    );
     const { idleUnloadSeconds, heartbeatSeconds } = this.options;
     if (!(idleUnloadSeconds >= 0 && Number.isFinite(idleUnloadSeconds))) {
       throw badOption('idleUnloadSeconds', idleUnloadSeconds, 'a number of seconds, 0 or more');
@@ -226,17 +250,44 @@ export class SyncServer {
       if (early.length > this.options.messageBurst) refuse(ws, CLOSE_CODES.rateLimited);
     };
     ws.on('message', keep);
-    this.groups.authorize(groupId, token).then(
-      (access) => {
+    this.groups
+      .authorize(groupId, token)
+      .then(async (access) => {
+        const refusal = access.ok ? await this.joinRefusal(access.invite.id, address) : null;
         ws.off('message', keep);
+        if (refusal) return refuse(ws, refusal);
         this.open(ws, groupId, access, address, early);
-      },
-      (err: unknown) => {
+      })
+      .catch((err: unknown) => {
         ws.off('message', keep);
         this.options.log(`sync: looking up an invite of group ${groupId} failed: ${errorMessage(err)}`);
         refuse(ws, CLOSE_CODES.serverError);
-      },
-    );
+      });
+  }
+
+  /**
+   * Whether this join is past its invite's allowance, or (with shared limits) its address's allowance of
+   * state requests, which every join makes: counted across nodes, so N nodes do not give N times either.
+   * One node alone charges the address at its sync step 1 as before.
+   */
+  private async joinRefusal(inviteId: string, address: string): Promise<CloseCode | null> {
+    const o = this.options;
+    const invite = this.inviteJoinBuckets.get(inviteId);
+    if (
+      !(await this.joinLimit.take(
+        `sync-join:invite:${inviteId}`,
+        o.inviteJoinsPerMinute / 60,
+        o.inviteJoinBurst,
+        invite,
+      ))
+    )
+      return CLOSE_CODES.inviteRateLimited;
+    if (!o.sharedLimits) return null;
+    const local = this.addressJoinBuckets.get(address);
+    const key = `sync-join:address:${address}`;
+    if (!(await this.joinLimit.take(key, o.stateRequestsPerMinute / 60, o.stateRequestBurst, local)))
+      return CLOSE_CODES.stateRequestsLimited;
+    return null;
   }
 
   private open(

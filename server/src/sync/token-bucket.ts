@@ -75,3 +75,44 @@ export class KeyedBuckets {
     if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value ?? '');
   }
 }
+
+/**
+ * Token buckets kept where every node counts against them (Redis, when nodes share their groups: issue
+ * 13), so N nodes do not give N times the allowance. Rejects when the shared store cannot answer.
+ */
+export interface SharedRateLimits {
+  take(key: string, perSecond: number, burst: number): Promise<boolean>;
+}
+
+/**
+ * A limit counted in `shared` when there is one, else in `local` (this node's bucket for the same key).
+ *
+ * When the shared store cannot answer (Redis restarting, say), the node's own bucket decides: each node
+ * then allows its own allowance, N times the whole for a while, but never nothing and never everything.
+ * Failing closed would lock every member out of every group whenever Redis blinks, which sync itself
+ * survives (catch-up from PostgreSQL); failing wide open would leave floods unchecked. `onOutage` is
+ * told once per outage.
+ */
+export class SharedLimit {
+  private outage = false;
+
+  constructor(
+    private readonly shared: SharedRateLimits | null,
+    private readonly onOutage: (why: string) => void,
+  ) {}
+
+  async take(key: string, perSecond: number, burst: number, local: TokenBucket): Promise<boolean> {
+    if (!this.shared) return local.take();
+    try {
+      const ok = await this.shared.take(key, perSecond, burst);
+      this.outage = false;
+      return ok;
+    } catch (err) {
+      if (!this.outage) {
+        this.outage = true;
+        this.onOutage(err instanceof Error ? err.message : String(err));
+      }
+      return local.take();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import type { SharedRateLimits } from '../sync/token-bucket.ts';
+
+/**
+ * A token bucket in one Redis hash (tokens, last refill in ms), refilled and taken from in one atomic
+ * script on Redis's own clock (TIME), so nodes with skewed clocks count alike. The hash expires once it
+ * would be full again, which is the same as no hash. Returns 1 when a token was taken.
+ *
+ * A token bucket rather than INCR + EXPIRE windows: it is what each node already enforces (a rate and a
+ * burst), so the settings mean the same with one node or ten, and a fixed window would let twice the
+ * burst through around each window's edge.
+ */
+const TOKEN_BUCKET = `
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or burst
+local at = tonumber(state[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
+local taken = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  taken = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
+return taken
+`;
+
+/** What the limits need of a Redis connection (RedisBus gives it). */
+export interface ScriptRunner {
+  evalScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
+}
+
+/** Rate limits counted in Redis, shared by every node on it (keys `quire:limit:<namespace>:<key>`). */
+export class RedisRateLimits implements SharedRateLimits {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly redis: ScriptRunner,
+    namespace: string,
+  ) {
+    // Hashed: the namespace may be an address, which has no business in a key anyone can list.
+    this.prefix = `quire:limit:${createHash('sha256').update(namespace).digest('hex').slice(0, 16)}:`;
+  }
+
+  async take(key: string, perSecond: number, burst: number): Promise<boolean> {
+    const taken = await this.redis.evalScript(TOKEN_BUCKET, [this.prefix + key], [perSecond, burst]);
+    return taken === 1;
+  }
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { DEFAULT_CONFIG, type QuireConfig } from '@quire/server/config';
+import { startServer, type RunningServer } from '@quire/server/server';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
+import { rawClient } from '../src/harness/raw-sync.ts';
+import { createGroup, tokenOf } from '../src/harness/sync-harness.ts';
+
+/*
+ * Limits hold across nodes (issue 13): two nodes on one PostgreSQL and one Redis count one address's
+ * group creations and sync joins together, so two nodes do not allow twice the allowance. Real services
+ * from `npm test` (scripts/test-services.sh).
+ */
+
+const PG_URL = process.env.QUIRE_TEST_DATABASE_URL ?? '';
+const REDIS_URL = process.env.QUIRE_TEST_REDIS_URL ?? '';
+const SKIP = !PG_URL
+  ? (process.env.QUIRE_TEST_POSTGRES_SKIP ?? 'QUIRE_TEST_DATABASE_URL is not set')
+  : !REDIS_URL
+    ? (process.env.QUIRE_TEST_REDIS_SKIP ?? 'QUIRE_TEST_REDIS_URL is not set')
+    : null;
+if (SKIP) {
+  console.warn(
+    `limits across nodes: skipped: ${SKIP} (npm test starts both; by hand: bash scripts/test-services.sh pnpm exec vitest run tests/integration/limits-across-nodes.test.ts)`,
+  );
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'quire-limits-nodes-'));
+// A database for each test: the limits' Redis keys are named after it, so each test has its own allowance.
+const databases: ThrowawayDatabase[] = [];
+let database: ThrowawayDatabase | null = null;
+beforeEach(async () => {
+  database = await createThrowawayDatabase(PG_URL, 'limits-nodes');
+  databases.push(database);
+});
+afterAll(async () => {
+  for (const db of databases) await db.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let nodeCount = 0;
+async function startNode(more: Partial<QuireConfig>): Promise<RunningServer> {
+  const node = await startServer({
+    ...DEFAULT_CONFIG,
+    dbPath: join(dir, `node-${++nodeCount}.db`),
+    port: 0,
+    harvest: false,
+    databaseUrl: database?.url ?? '',
+    redisUrl: REDIS_URL,
+    clusterHeartbeatSeconds: 0.5,
+    ...more,
+  });
+  onTestFinished(() => node.close());
+  return node;
+}
+
+async function createStatus(url: string): Promise<number> {
+  const res = await fetch(`${url}/api/groups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Limited' }),
+  });
+  await res.body?.cancel();
+  return res.status;
+}
+
+/** 'joined' once the server greets the socket (its sync step 1), else the close it got instead. */
+async function joinAs(url: string, groupId: string, token: string): Promise<string> {
+  const client = rawClient(url, groupId, token);
+  onTestFinished(() => client.ws.close());
+  const first = await client.next(() => true);
+  if (first) return 'joined';
+  const closed = await client.closed;
+  return `${closed.code} ${closed.reason}`;
+}
+
+describe.skipIf(SKIP !== null)('rate limits across two nodes (PostgreSQL + Redis)', () => {
+  it('counts one address’s group creations on both nodes against one allowance', async () => {
+    // A different allowance from other files' (the bucket's key is the address and the limit's name).
+    const limit = { groupCreateBurst: 3, groupCreatePerHour: 1 };
+    const [a, b] = await Promise.all([startNode(limit), startNode(limit)]);
+    expect([await createStatus(a.url), await createStatus(b.url), await createStatus(a.url)]).toEqual([
+      201, 201, 201,
+    ]);
+    // Each node alone has allowed at most two: only the shared count refuses these.
+    expect(await createStatus(b.url)).toBe(429);
+    expect(await createStatus(a.url)).toBe(429);
+  });
+
+  it('counts one address’s sync joins on both nodes against one allowance', async () => {
+    const limits = { syncStateRequestBurst: 3, syncStateRequestsPerMinute: 1, groupCreateBurst: 100 };
+    const [a, b] = await Promise.all([startNode(limits), startNode(limits)]);
+    const group = await createGroup(a.url);
+    const token = tokenOf(group, 'read-write');
+    expect(await joinAs(a.url, group.id, token)).toBe('joined');
+    expect(await joinAs(b.url, group.id, token)).toBe('joined');
+    expect(await joinAs(a.url, group.id, token)).toBe('joined');
+    // Node B has seen one join from this address; the allowance of three is spent across both.
+    expect(await joinAs(b.url, group.id, token)).toMatch(
+      /^4529 rate limited: too many requests for the whole group/,
+    );
+  });
+});
