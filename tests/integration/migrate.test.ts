@@ -186,6 +186,38 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
     expect(frames).toContain('group_updates: 15 rows copied\n');
   });
 
+  it('copies updates of several MiB each, as offline clients send their whole state, 20 MiB in all', async () => {
+    const path = join(dir, 'large.db');
+    const store = openStore(path);
+    const id = randomUUID();
+    const createdAt = '2026-03-01T00:00:00.000Z';
+    const sizes: number[] = [];
+    try {
+      await store.groups.create({ id, name: 'Offline states', createdAt }, []);
+      // Five offline clients' whole states of 4 MiB: past the 16 MiB a page holds.
+      for (let i = 0; i < 5; i++) {
+        const doc = new Y.Doc();
+        doc.getText('note').insert(0, String(i).repeat(4 * 1024 * 1024));
+        const update = Y.encodeStateAsUpdate(doc);
+        sizes.push(update.length);
+        await store.groupUpdates.append(id, update);
+      }
+    } finally {
+      store.close();
+    }
+    const url = await emptyDatabase('migrate-large');
+    const result = await migrateHere(['--from', `sqlite:${path}`, '--to', url]);
+    expect(result).toMatchObject({ code: 0 });
+    const pg = await openPgGroupStores(url);
+    try {
+      expect((await pg.groupUpdates.load(id)).map((r) => [r.id, r.data.length])).toEqual(
+        sizes.map((size, i) => [i + 1, size]),
+      );
+    } finally {
+      await pg.close();
+    }
+  });
+
   it('killed part way, continues where it stopped when run again, writing no row twice', async () => {
     // 12 groups, 60-71 updates each (786 rows), in batches of 5: about 170 transactions.
     const big = await installation('big', 12, 60);

@@ -216,7 +216,8 @@ async function copyTable(
     const last = rows.at(-1);
     state.copied += rows.length;
     if (last) state.lastKey = keyOf(last);
-    state.done = rows.length < batchSize;
+    // A page may be cut short by its bytes, so only an empty one says the table is done.
+    state.done = rows.length === 0;
     await target.writeBatch(table, rows, state);
     advanced(rows.length);
     if (state.done) return;

@@ -27,6 +27,8 @@ const FIRST_KEY: Record<GroupSideTable, string | number> = {
   calendar_feeds: '',
   group_updates: 0,
 };
+/** A page's update bytes at most (past its first row), so a batch's memory stays bounded. */
+const PAGE_BYTES = 16 * 1024 * 1024;
 const countSql = (table: string): string => `SELECT count(*) FROM ${table}`;
 const UPDATE_TOTALS = `SELECT group_id, count(*) AS rows, coalesce(sum(length(data)), 0) AS bytes
   FROM group_updates GROUP BY group_id`;
@@ -66,12 +68,22 @@ export class GroupSideSource {
     return this.#db.prepare<[], number>(countSql(table)).pluck().get() ?? 0;
   }
 
-  /** Up to `limit` rows of `table` after the row whose key is `after` ('': from the first). */
+  /**
+   * Up to `limit` rows of `table` after the row whose key is `after` ('': from the first), fewer once they
+   * hold PAGE_BYTES: an offline client's whole state can be one update of several MiB. Empty at the end.
+   */
   page<T extends GroupSideTable>(table: T, after: string, limit: number): GroupSideRows[T][] {
     const statement = this.#pages.get(table);
     if (!statement) throw new Error(`no page statement for ${table}`);
     const from = after === '' ? FIRST_KEY[table] : table === 'group_updates' ? Number(after) : after;
-    return statement.all(from, limit) as GroupSideRows[T][];
+    const rows: GroupSideRows[T][] = [];
+    let bytes = 0;
+    for (const row of statement.iterate(from, limit) as IterableIterator<GroupSideRows[T]>) {
+      rows.push(row);
+      if ('data' in row) bytes += row.data.length;
+      if (bytes >= PAGE_BYTES) break;
+    }
+    return rows;
   }
 
   /** Each group's update rows and their bytes. */
