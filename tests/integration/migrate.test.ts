@@ -219,10 +219,12 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
   });
 
   it('killed part way, continues where it stopped when run again, writing no row twice', async () => {
-    // 12 groups, 60-71 updates each (786 rows), in batches of 5: about 170 transactions.
-    const big = await installation('big', 12, 60);
+    // 12 groups, 300-311 updates each (3,666 rows), in batches of 2: about 1,840 transactions, so some
+    // 1,100 commits still lie ahead when the 40% line is read (polled every 50 ms): on an idle machine
+    // with fsync off (about 0.5 ms a commit) the copy cannot finish before the kill lands.
+    const big = await installation('big', 12, 300);
     const url = await emptyDatabase('migrate-resume');
-    const args = ['migrate', '--from', `sqlite:${big.path}`, '--to', url, '--batch-size', '5'];
+    const args = ['migrate', '--from', `sqlite:${big.path}`, '--to', url, '--batch-size', '2'];
     const first = startCli(args);
     // Killed on its own progress line (a plain line each tenth without a terminal), not after a delay.
     await waitFor(
@@ -243,7 +245,7 @@ describe.skipIf(PG_SKIP !== null)('quire migrate --from sqlite:… --to postgres
     expect(second.stderr).toMatch(
       /Resuming the migration from .* [1-9][\d,]* rows were copied before it stopped/,
     );
-    expect(second.stdout).toContain('12 groups, 24 invites, 12 calendar feeds, 786 updates');
+    expect(second.stdout).toContain('12 groups, 24 invites, 12 calendar feeds, 3,666 updates');
     await expectCopied(url, big);
   });
 
