@@ -47,7 +47,7 @@ function snapshot(store: Store) {
     tags: rows('SELECT topic, paper_id, score, evidence FROM paper_tags ORDER BY topic, paper_id'),
     topics: rows('SELECT topic, paper_id, listing_date FROM paper_topics ORDER BY topic, paper_id'),
     counts: rows('SELECT topic, listing_date, n FROM topic_day_counts ORDER BY topic, listing_date'),
-    stale: rows('SELECT id FROM papers WHERE tags_stale = 1 ORDER BY id'),
+    stale: rows('SELECT paper_id FROM papers_to_tag ORDER BY paper_id'),
     state: rows('SELECT topic, definition_hash FROM topic_state ORDER BY topic'),
   };
 }

@@ -13,9 +13,9 @@ afterEach(() => {
 });
 
 const staleCount = (t: TempStore) =>
-  t.store.db.prepare('SELECT COUNT(*) FROM papers WHERE tags_stale = 1').pluck().get() as number;
+  t.store.db.prepare('SELECT COUNT(*) FROM papers_to_tag').pluck().get() as number;
 const staleOf = (t: TempStore, id: string) =>
-  t.store.db.prepare('SELECT tags_stale FROM papers WHERE id = ?').pluck().get(id) as number;
+  t.store.db.prepare('SELECT COUNT(*) FROM papers_to_tag WHERE paper_id = ?').pluck().get(id) as number;
 
 describe('tagging beside writers', () => {
   it('a paper rewritten while its tags were being made stays stale, and the next run tags its new text', async () => {
@@ -29,7 +29,7 @@ describe('tagging beside writers', () => {
     // A harvest writes a new version of the paper after the tag thread read it.
     t.store.db
       .prepare(
-        "UPDATE papers SET title = 'Gaussian splatting for dynamic scenes', updated_at = '2999-01-01T00:00:00.000Z', tags_stale = 1 WHERE id = ?",
+        "UPDATE papers SET title = 'Gaussian splatting for dynamic scenes', updated_at = '2999-01-01T00:00:00.000Z' WHERE id = ?",
       )
       .run(paper.id);
     await tagStore.replacePaperTags([{ id: paper.id, tags: [], updatedAt: paper.updatedAt }]);

@@ -93,8 +93,7 @@ describe('stored tags', () => {
         .prepare("SELECT topic || ':' || paper_id || ':' || score FROM paper_tags ORDER BY 1")
         .pluck()
         .all() as string[];
-    const staleCount = () =>
-      t.store.db.prepare('SELECT COUNT(*) FROM papers WHERE tags_stale = 1').pluck().get() as number;
+    const staleCount = () => t.store.db.prepare('SELECT COUNT(*) FROM papers_to_tag').pluck().get() as number;
     const before = allTags();
     let batches = 0;
     const stopped = await retag(t.store.tags, defaultTaxonomy(), {

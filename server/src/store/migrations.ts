@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
 import { CREATE_CALENDAR_FEEDS } from './calendar-feeds.ts';
 import { CREATE_SEARCH_INDEX, SEARCH_INDEX_MERGING, registerSearchFunctions } from './search-index-schema.ts';
+import { CREATE_PAPERS_TO_TAG } from './tag-store.ts';
 
 /**
  * Schema history. The database's `PRAGMA user_version` is the number of steps already applied, so a step's
@@ -297,6 +298,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
   { name: 'invite-inviter', sql: INVITE_INVITER },
   { name: 'search-index-merging', sql: SEARCH_INDEX_MERGING },
+  { name: 'papers-to-tag', sql: CREATE_PAPERS_TO_TAG },
 ];
 
 export interface MigrationResult {

@@ -45,8 +45,7 @@ VALUES ${Array.from({ length: rows }, () => `(${PAPER_COLUMN_LIST.map(() => '?')
 ON CONFLICT (id) DO UPDATE SET
   ${PAPER_COLUMN_LIST.slice(1)
     .map((c) => `${c} = excluded.${c}`)
-    .join(',\n  ')},
-  tags_stale = 1`;
+    .join(',\n  ')}`;
 
 export const DELETE_PAPER_CATEGORIES = `DELETE FROM paper_categories WHERE paper_id = ?`;
 
