@@ -4,6 +4,7 @@ import { defaultTaxonomy, loadTaxonomy, normalisePaper, type Taxonomy, type Taxo
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { retag } from '@quire/server/topics/retag';
 import { SqliteTagStore, closureRows } from '@quire/server/store/tag-store';
+import { SqliteTopicCountsStore } from '@quire/server/store/topic-counts-store';
 import { topicServiceOver } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
@@ -211,6 +212,18 @@ describe('topic counts kept by every write', () => {
     expect(robotics()).toEqual(roboticsCounts);
     topics.invalidate();
     expect(await answers()).toEqual(fromCounts);
+  });
+
+  it("a topic's latest papers stop at the limit asked, the newest, from the counts and from the tags", async () => {
+    const counts = new SqliteTopicCountsStore(t.store.db);
+    const slug = 'large-language-models';
+    const below = narrower(defaultTaxonomy()).get(slug) ?? [];
+    const asOf = '2026-05-08';
+    const every = await counts.topicLatest(slug, asOf, 1_000_000);
+    expect(every.length).toBeGreaterThan(50);
+    expect(await counts.topicLatest(slug, asOf, 50)).toEqual(every.slice(0, 50));
+    expect(await counts.scanTopicLatest(below, asOf, 1_000_000)).toEqual(every);
+    expect(await counts.scanTopicLatest(below, asOf, 50)).toEqual(every.slice(0, 50));
   });
 
   it('a hierarchy recorded in many small batches, each committed whole, ends with the counts exact', async () => {

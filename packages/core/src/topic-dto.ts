@@ -20,7 +20,7 @@ export interface TopicSummary {
 }
 
 export interface TopicDetail extends TopicSummary {
-  /** Newest first. */
+  /** Newest first, at most the newest 10,000 (the server's TOPIC_PAPERS_LISTED); momentum.total counts all. */
   paperIds: string[];
 }
 

@@ -7,9 +7,11 @@ import { settled } from './settled.ts';
 const TOPIC_DAYS = `
 SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = ? AND listing_date BETWEEN ? AND ?`;
 const TOPIC_TOTAL = `SELECT COALESCE(SUM(n), 0) FROM topic_day_counts WHERE topic = ? AND listing_date <= ?`;
+// Read backwards along paper_topics_latest and stopped at the limit: a topic of 400,000 papers costs as
+// little as one of 400.
 const TOPIC_LATEST = `
 SELECT paper_id FROM paper_topics WHERE topic = ? AND listing_date <= ?
-ORDER BY listing_date DESC, paper_id DESC`;
+ORDER BY listing_date DESC, paper_id DESC LIMIT ?`;
 
 // The same from the tags themselves, while the counts follow another hierarchy than the reader's taxonomy
 // (a store from before the counts until its first re-tag, one last tagged with another taxonomy, or one
@@ -23,7 +25,7 @@ const SCAN_TOPIC_PAPER_IDS = `
 SELECT DISTINCT p.id, p.listing_date
 FROM paper_tags t JOIN papers p ON p.id = t.paper_id
 WHERE t.topic IN (SELECT value FROM json_each(?)) AND p.listing_date IS NOT NULL AND p.listing_date <= ?
-ORDER BY p.listing_date DESC, p.id DESC`;
+ORDER BY p.listing_date DESC, p.id DESC LIMIT ?`;
 
 const ALL_DAYS = `SELECT listing_date AS day, n FROM day_counts WHERE listing_date BETWEEN ? AND ?`;
 const LATEST_DAY = `SELECT MAX(listing_date) FROM day_counts`;
@@ -51,11 +53,11 @@ export interface TopicCountsStore {
   /** From the stored counts, which follow the stored hierarchy. */
   topicDays(topic: string, from: string, to: string): Promise<DayCount[]>;
   topicTotal(topic: string, asOf: string): Promise<number>;
-  /** The topic's papers listed by `asOf`, newest first (ties by id, highest first). */
-  topicLatest(topic: string, asOf: string): Promise<string[]>;
+  /** The topic's newest `limit` papers listed by `asOf`, newest first (ties by id, highest first). */
+  topicLatest(topic: string, asOf: string, limit: number): Promise<string[]>;
   /** Papers per day holding a tag of any of `topics` (a topic and its narrower ones), from the tags. */
   scanTopicDays(topics: readonly string[], asOf: string): Promise<DayCount[]>;
-  scanTopicLatest(topics: readonly string[], asOf: string): Promise<string[]>;
+  scanTopicLatest(topics: readonly string[], asOf: string, limit: number): Promise<string[]>;
   /** The texts "ask about this topic" reads. */
   askablePapers(ids: readonly string[]): Promise<AskablePaper[]>;
 }
@@ -63,9 +65,9 @@ export interface TopicCountsStore {
 export class SqliteTopicCountsStore implements TopicCountsStore {
   readonly #topicDays: Statement<[string, string, string], DayCount>;
   readonly #topicTotal: Statement<[string, string], number>;
-  readonly #topicLatest: Statement<[string, string], string>;
+  readonly #topicLatest: Statement<[string, string, number], string>;
   readonly #scanDaily: Statement<[string, string], DayCount>;
-  readonly #scanPaperIds: Statement<[string, string], { id: string }>;
+  readonly #scanPaperIds: Statement<[string, string, number], { id: string }>;
   readonly #allDays: Statement<[string, string], DayCount>;
   readonly #latest: Statement<[], string | null>;
   readonly #first: Statement<[], string | null>;
@@ -75,7 +77,7 @@ export class SqliteTopicCountsStore implements TopicCountsStore {
   constructor(db: Database) {
     this.#topicDays = db.prepare(TOPIC_DAYS);
     this.#topicTotal = db.prepare<[string, string], number>(TOPIC_TOTAL).pluck();
-    this.#topicLatest = db.prepare<[string, string], string>(TOPIC_LATEST).pluck();
+    this.#topicLatest = db.prepare<[string, string, number], string>(TOPIC_LATEST).pluck();
     this.#scanDaily = db.prepare(SCAN_TOPIC_DAILY);
     this.#scanPaperIds = db.prepare(SCAN_TOPIC_PAPER_IDS);
     this.#allDays = db.prepare(ALL_DAYS);
@@ -109,16 +111,16 @@ export class SqliteTopicCountsStore implements TopicCountsStore {
     return settled(() => this.#topicTotal.get(topic, asOf) ?? 0);
   }
 
-  topicLatest(topic: string, asOf: string): Promise<string[]> {
-    return settled(() => this.#topicLatest.all(topic, asOf));
+  topicLatest(topic: string, asOf: string, limit: number): Promise<string[]> {
+    return settled(() => this.#topicLatest.all(topic, asOf, limit));
   }
 
   scanTopicDays(topics: readonly string[], asOf: string): Promise<DayCount[]> {
     return settled(() => this.#scanDaily.all(JSON.stringify(topics), asOf));
   }
 
-  scanTopicLatest(topics: readonly string[], asOf: string): Promise<string[]> {
-    return settled(() => this.#scanPaperIds.all(JSON.stringify(topics), asOf).map((r) => r.id));
+  scanTopicLatest(topics: readonly string[], asOf: string, limit: number): Promise<string[]> {
+    return settled(() => this.#scanPaperIds.all(JSON.stringify(topics), asOf, limit).map((r) => r.id));
   }
 
   askablePapers(ids: readonly string[]): Promise<AskablePaper[]> {

@@ -20,6 +20,12 @@ import type { TopicCountsStore } from '../store/topic-counts-store.ts';
 
 /** How many of a topic's newest papers "Ask about this topic" reads. */
 const ASK_PAPERS = 1500;
+/**
+ * A topic's newest papers listed at most (its page shows them 20 at a time; momentum.total counts them
+ * all). Reading every id made the largest topic's answer 728,500 ids at 100 times the corpus; this is
+ * above any topic of the corpus itself (the largest holds 7,285).
+ */
+export const TOPIC_PAPERS_LISTED = 10_000;
 
 /** What momentum needs from the whole store, read once per answer and shared by every topic in it. */
 interface StoreDays {
@@ -163,10 +169,10 @@ export class TopicService {
     return { daily, total };
   }
 
-  /** The topic's papers listed by `asOf`, newest first (ties by id, highest first). */
+  /** The topic's newest TOPIC_PAPERS_LISTED papers listed by `asOf`, newest first (ties by id, highest first). */
   private paperIds(slug: string, asOf: string, store: StoreDays): Promise<string[]> {
-    if (store.counted) return this.#counts.topicLatest(slug, asOf);
-    return this.#counts.scanTopicLatest(this.closure(slug), asOf);
+    if (store.counted) return this.#counts.topicLatest(slug, asOf, TOPIC_PAPERS_LISTED);
+    return this.#counts.scanTopicLatest(this.closure(slug), asOf, TOPIC_PAPERS_LISTED);
   }
 
   private async summary(
