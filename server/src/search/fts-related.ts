@@ -31,6 +31,12 @@ export const RELATED_POSTINGS_BUDGET = 50_000;
 const COMMON_FLOOR = 50;
 /** Matches scored at most; see SearchIndex.ranked. */
 const RELATED_WINDOW = 20_000;
+/**
+ * Each word's papers are first counted no further than this: reading a common word's whole postings to
+ * learn it is common was most of a related query at 100 times the corpus (a word in half the papers,
+ * 1.3M postings). Only when the rarer words leave room in the budget are the others counted exactly.
+ */
+export const FIRST_COUNT_UP_TO = 1_000;
 
 const NO_FILTERS: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
 
@@ -48,12 +54,12 @@ export function relatedPapers(
   const self = index.paperRows([id]).get(id);
   if (!self) throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`);
   const papers = index.indexedPapers();
-  const terms = distinctiveTerms(index.vocabulary(relatedQueryTerms(self)), papers);
+  const terms = distinctiveTerms(termCounts(index, relatedQueryTerms(self), papers), papers);
   if (terms.length === 0) return { id, results: [] };
   const match = `{title abstract} : (${terms.map((t) => `"${t}"`).join(' OR ')})`;
-  const { rows } = index.ranked(match, NO_FILTERS, RELATED_WEIGHTS, {
+  // Nobody reads how many match: the best of the window, uncounted.
+  const rows = index.best(match, NO_FILTERS, RELATED_WEIGHTS, {
     limit: RELATED_CANDIDATES + 1,
-    offset: 0,
     window: RELATED_WINDOW,
   });
   const tags = tagsWithBroader(index, taxonomy, [id, ...rows.map((r) => r.paperId)]);
@@ -89,11 +95,36 @@ export function relatedPapers(
 }
 
 /**
+ * Papers holding each of `terms` (those held by none left out), as far as `distinctiveTerms` can tell
+ * them apart: each word is counted up to FIRST_COUNT_UP_TO, the commoner ones then up to what the rarer
+ * leave of the postings budget (or the share that makes a word too common, if less), past which none
+ * is chosen. Only when fewer than MIN_RELATED_TERMS words are rarer, and the rarest of the common ones
+ * must be known, are their postings read whole.
+ */
+export function termCounts(index: SearchReader, terms: readonly string[], papers: number): TermDocs[] {
+  const countUpTo = (term: string, cap: number) => ({ term, docs: index.hitsUpTo(`"${term}"`, cap + 1) });
+  const first = terms.map((term) => countUpTo(term, FIRST_COUNT_UP_TO));
+  const rare = first.filter((t) => t.docs > 0 && t.docs <= FIRST_COUNT_UP_TO);
+  const common = first.filter((t) => t.docs > FIRST_COUNT_UP_TO).map((t) => t.term);
+  if (common.length === 0) return rare;
+  if (rare.length < MIN_RELATED_TERMS) return [...rare, ...index.vocabulary(common)];
+  const room = RELATED_POSTINGS_BUDGET - rare.reduce((n, t) => n + t.docs, 0);
+  const cap = Math.floor(Math.min(room, commonAbove(papers)));
+  if (cap <= FIRST_COUNT_UP_TO) return rare;
+  return [...rare, ...common.map((term) => countUpTo(term, cap))];
+}
+
+/** Papers a word may be in and still be searched (MAX_TERM_SHARE of them, COMMON_FLOOR at least). */
+function commonAbove(papers: number): number {
+  return Math.max(COMMON_FLOOR, papers * MAX_TERM_SHARE);
+}
+
+/**
  * The words to search, rarest first: those in at most MAX_TERM_SHARE of the papers, as long as their
  * postings fit RELATED_POSTINGS_BUDGET; the MIN_RELATED_TERMS rarest whatever they cost.
  */
 export function distinctiveTerms(found: readonly TermDocs[], papers: number): string[] {
-  const common = Math.max(COMMON_FLOOR, papers * MAX_TERM_SHARE);
+  const common = commonAbove(papers);
   const rarest = [...found].sort((a, b) => a.docs - b.docs || (a.term < b.term ? -1 : 1));
   const chosen: string[] = [];
   let postings = 0;

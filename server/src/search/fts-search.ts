@@ -170,7 +170,16 @@ export class FtsSearch implements SearchApi {
       const row = found.text.get(hit.paperId);
       return row ? [resultOf(row, hit.score, wanted, found.terms.get(hit.paperId))] : [];
     });
-    return { query, total: found.total, matchedAllTerms, sort, exact: null, byAuthor: null, results };
+    return {
+      query,
+      total: found.total,
+      ...(found.estimated ? { totalEstimated: true } : {}),
+      matchedAllTerms,
+      sort,
+      exact: null,
+      byAuthor: null,
+      results,
+    };
   }
 
   /** The paper an arXiv id names, alone (none when the store lacks it: the answer says so). */
@@ -212,7 +221,7 @@ export class FtsSearch implements SearchApi {
   /** A page of the papers matching the query, FTS5's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
   #ranked(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
     const match = matchExpression(parts, mode) ?? fallback;
-    const { rows, total } = this.#index.ranked(match, filters, FIELD_BOOSTS, {
+    const { rows, total, estimated } = this.#index.ranked(match, filters, FIELD_BOOSTS, {
       limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
       offset: 0,
       window: RANK_WINDOW,
@@ -266,7 +275,7 @@ export class FtsSearch implements SearchApi {
     const pageRows = ordered.slice(page.offset, page.offset + page.limit);
     const missing = pageRows.filter((r) => !headText.has(r.paperId)).map((r) => r.paperId);
     const text = new Map([...headText, ...this.#index.paperRows(missing)]);
-    return { rows: pageRows, total, text, terms };
+    return { rows: pageRows, total, estimated, text, terms };
   }
 
   /** The same matches as `#ranked`, newest listing first (the reader asked for that order). */
@@ -274,7 +283,7 @@ export class FtsSearch implements SearchApi {
     const match = matchExpression(parts, mode) ?? fallback;
     const { ids, total } = this.#index.newest(match, filters, page);
     const rows = ids.map((paperId) => ({ paperId, score: 0 }));
-    return { rows, total, text: this.#index.paperRows(ids), terms: NO_FIELD_TERMS };
+    return { rows, total, estimated: false, text: this.#index.paperRows(ids), terms: NO_FIELD_TERMS };
   }
 
   /** Filters only (or authors only): newest first, nothing to rank by. */

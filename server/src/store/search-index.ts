@@ -8,9 +8,17 @@ import type { SearchReader } from './search-reader.ts';
  * categories by paper (`paper_categories`), listing dates in `search_docs`.
  *
  * Ranking cost grows with the papers matched (bm25 is computed per match), so a ranked query scores at
- * most `window` matches: all of them when no more match, else the most recently indexed. Counting is much
- * cheaper and stays exact.
+ * most `window` matches: all of them when no more match, else the most recently indexed. Counting costs a
+ * pass over every match too, so it is exact only while the text matches at most EXACT_TOTAL_UP_TO papers;
+ * past that the total is estimated from how far back the window reached (see `estimatedTotal`).
  */
+
+/**
+ * Text matches counted exactly at most; more, and the total is an estimate. Above every word of the
+ * corpus itself but "learning" and "model", so at 1x only those are estimated; at 100x a common word has
+ * 400,000 matches, each counted pass 40-600 ms (filters probed per match).
+ */
+export const EXACT_TOTAL_UP_TO = 20_000;
 
 /** Filters every query shape takes; an absent filter is null. */
 export interface IndexFilters {
@@ -38,6 +46,13 @@ export interface RankedRow {
   paperId: string;
   /** bm25, negated: higher is better. */
   score: number;
+}
+
+/** A page of ranked matches and how many match: counted, or estimated when more than EXACT_TOTAL_UP_TO. */
+export interface RankedPage {
+  rows: RankedRow[];
+  total: number;
+  estimated: boolean;
 }
 
 export interface PaperTextRow {
@@ -95,20 +110,22 @@ SELECT d.paper_id AS paperId, -m.rank AS score FROM (
   ORDER BY rank LIMIT @limit OFFSET @offset
 ) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.rank, d.paper_id`;
 
-// Without filters, more matches than the window: the `window` most recently indexed ones ranked.
+// Without filters, more matches than the window: the `window` most recently indexed ones ranked, and the
+// oldest doc among them (how far back the window reached, for an estimated total).
 const RANKED_RECENT = `
-SELECT d.paper_id AS paperId, -m.bm25 AS score FROM (
-  SELECT doc, bm25 FROM (
-    SELECT rowid AS doc, bm25(paper_search, @title, @authors, @abstract) AS bm25 FROM paper_search
-    WHERE paper_search MATCH @match ORDER BY rowid DESC LIMIT @window
+SELECT d.paper_id AS paperId, -m.bm25 AS score, m.lowest FROM (
+  SELECT doc, bm25, lowest FROM (
+    SELECT doc, bm25, min(doc) OVER () AS lowest FROM (
+      SELECT rowid AS doc, bm25(paper_search, @title, @authors, @abstract) AS bm25 FROM paper_search
+      WHERE paper_search MATCH @match ORDER BY rowid DESC LIMIT @window)
   ) ORDER BY bm25 LIMIT @limit OFFSET @offset
 ) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.bm25, d.paper_id`;
 
 // With filters, whose probes cost more than ranking: one pass that ranks the `window` most recently
 // indexed matches passing them and counts those it read.
 const RANKED_FILTERED = (filters: string) => `
-SELECT paper_id AS paperId, -bm25 AS score, count(*) OVER () AS matched FROM (
-  SELECT d.paper_id, bm25(paper_search, @title, @authors, @abstract) AS bm25
+SELECT paper_id AS paperId, -bm25 AS score, count(*) OVER () AS matched, min(doc) OVER () AS lowest FROM (
+  SELECT d.paper_id, d.doc, bm25(paper_search, @title, @authors, @abstract) AS bm25
   FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
   WHERE paper_search MATCH @match${filters}
   ORDER BY paper_search.rowid DESC LIMIT @window
@@ -147,16 +164,32 @@ const VOCABULARY_RANGE = `SELECT term, doc AS docs FROM paper_search_vocab
 const INDEXED_PAPERS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
 const PAPER_ROWS = `SELECT id, title, abstract, authors, primary_category, listing_date FROM papers
   WHERE id IN (SELECT value FROM json_each(?))`;
-const COUNT_IN_TOPICS = `SELECT count(*) FROM paper_topics WHERE topic IN (SELECT value FROM json_each(?))`;
+// From the per-day counts (a few thousand rows however large the topic): a plan needs the size roughly
+// (papers without a listing date, and a paper in two of the topics, are counted apart from it).
+const COUNT_IN_TOPICS = `SELECT COALESCE(SUM(n), 0) FROM topic_day_counts
+  WHERE topic IN (SELECT value FROM json_each(?))`;
 const NARROWER_STORED = `SELECT topic FROM topic_closure WHERE broader = ?`;
 const TAGS_OF = `SELECT paper_id, topic FROM paper_tags WHERE paper_id IN (SELECT value FROM json_each(?))`;
 
 type Shape = (filters: string) => string;
 
+type WindowRow = RankedRow & { matched?: number; lowest: number };
+
+/**
+ * How many match when the newest `window` of them (by doc, from the newest) reached back to doc `lowest`
+ * of `docs`: the window over the share of the index it read, rounded to two significant digits (a
+ * reader is told it is about that many). Assumes matches are spread evenly over the index, as papers on
+ * a subject are over the years.
+ */
+export function estimatedTotal(window: number, lowest: number, docs: number, atLeast: number): number {
+  const share = Math.min(1, Math.max(1, docs - lowest + 1) / Math.max(1, docs));
+  const estimate = Math.max(atLeast, Math.round(window / share));
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(estimate)) - 1);
+  return Math.round(estimate / unit) * unit;
+}
+
 /** How a topic filter on text matches is applied: a probe per match, or a set of the topic's papers. */
 type TopicPlan = 'probe' | 'set';
-
-const NO_FILTERS: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
 
 // Per-paper costs measured on a 268,450-paper store: probing paper_topics for one match 1.5 µs; putting
 // a topic's paper in a set 0.4 µs, then looking a match up in it 0.2 µs.
@@ -205,9 +238,12 @@ export class SearchIndex implements SearchReader {
   readonly #countInTopics: Statement<[string], number>;
   readonly #rankedAll: Statement<[Record<string, unknown>], RankedRow>;
   readonly #rankedRecent: Statement<[Record<string, unknown>], RankedRow>;
+  readonly #exactUpTo: number;
 
-  constructor(db: Database) {
+  /** `exactTotalUpTo`: EXACT_TOTAL_UP_TO unless a test needs estimates from a few papers. */
+  constructor(db: Database, options: { exactTotalUpTo?: number } = {}) {
     this.#db = db;
+    this.#exactUpTo = options.exactTotalUpTo ?? EXACT_TOTAL_UP_TO;
     this.#hitsUpTo = db.prepare<[string, number], number>(HITS_UP_TO).pluck();
     this.#vocabulary = db.prepare(VOCABULARY);
     this.#vocabularyRange = db.prepare(VOCABULARY_RANGE);
@@ -231,32 +267,43 @@ export class SearchIndex implements SearchReader {
     filters: IndexFilters,
     weights: ColumnWeights,
     page: { limit: number; offset: number; window: number },
-  ): { rows: RankedRow[]; total: number } {
+  ): RankedPage {
     const window = Math.max(page.window, page.offset + page.limit);
-    const plan = this.#topicPlan(match, filters, window);
+    // The text's matches, counted no further than the exact total goes: a pass over at most that many.
+    const matches = this.hitsUpTo(match, this.#exactUpTo + 1);
+    const estimated = matches > this.#exactUpTo;
+    const plan = this.#topicPlan(filters, window, () => matches);
     const { sql, params } = this.#filtered(filters, false, plan);
     if (sql !== '') {
-      const rows = this.#statement(RANKED_FILTERED, sql).all({
+      const found = this.#statement(RANKED_FILTERED, sql).all({
         ...params,
         ...weights,
         match,
         window,
         limit: page.limit,
         offset: page.offset,
-      }) as (RankedRow & { matched: number })[];
-      const matched = rows[0]?.matched;
+      }) as WindowRow[];
+      const rows = found.map(({ paperId, score }) => ({ paperId, score }));
+      const first = found[0];
       // Fewer than the window passed: the window function counted them all.
-      const total = matched !== undefined && matched < window ? matched : this.#count(match, filters, plan);
-      return { rows: rows.map(({ paperId, score }) => ({ paperId, score })), total };
+      if (first?.matched !== undefined && first.matched < window)
+        return { rows, total: first.matched, estimated: false };
+      if (!estimated || first === undefined)
+        return { rows, total: this.#count(match, filters, plan), estimated: false };
+      return { rows, total: estimatedTotal(window, first.lowest, this.indexedPapers(), window), estimated };
     }
-    // Counting is a cheap pass over the matches; with none there is nothing to rank.
-    const total = this.countMatches(match, filters);
-    if (total === 0 || page.offset >= total) return { rows: [], total };
-    const rows =
-      total <= window
-        ? this.#rankedAll.all({ match, rank: rankFunction(weights), ...page })
-        : this.#rankedRecent.all({ match, ...weights, ...page, window });
-    return { rows, total };
+    if (matches === 0 || (!estimated && page.offset >= matches))
+      return { rows: [], total: matches, estimated: false };
+    if (!estimated && matches <= window) {
+      const rows = this.#rankedAll.all({ match, rank: rankFunction(weights), ...page });
+      return { rows, total: matches, estimated: false };
+    }
+    const found = this.#rankedRecent.all({ match, ...weights, ...page, window }) as WindowRow[];
+    const rows = found.map(({ paperId, score }) => ({ paperId, score }));
+    if (!estimated) return { rows, total: matches, estimated: false };
+    const lowest = found[0]?.lowest ?? 0;
+    const total = estimatedTotal(window, lowest, this.indexedPapers(), this.#exactUpTo + 1);
+    return { rows, total, estimated };
   }
 
   /**
@@ -271,9 +318,15 @@ export class SearchIndex implements SearchReader {
     page: { limit: number; window: number },
   ): RankedRow[] {
     const window = Math.max(page.window, page.limit);
-    const { sql, params } = this.#filtered(filters, false, this.#topicPlan(match, filters, window));
+    const { sql, params } = this.#filtered(
+      filters,
+      false,
+      this.#topicPlan(filters, window, () => this.hitsUpTo(match, this.#exactUpTo + 1)),
+    );
     if (sql === '')
-      return this.#rankedRecent.all({ match, ...weights, limit: page.limit, offset: 0, window });
+      return this.#rankedRecent
+        .all({ match, ...weights, limit: page.limit, offset: 0, window })
+        .map(({ paperId, score }) => ({ paperId, score }));
     const rows = this.#statement(RANKED_FILTERED, sql).all({
       ...params,
       ...weights,
@@ -300,10 +353,11 @@ export class SearchIndex implements SearchReader {
    * A set of the topic's papers when that costs less than a probe per match read: a probe pass stops
    * once `window` matches passed, which takes about window × papers / topic size of them.
    */
-  #topicPlan(match: string, filters: IndexFilters, window: number): TopicPlan {
+  #topicPlan(filters: IndexFilters, window: number, textMatches: () => number): TopicPlan {
     if (filters.topics === null || filters.topicsFrom !== 'closure') return 'probe';
     const inTopics = this.#countInTopics.get(JSON.stringify(filters.topics)) ?? 0;
-    const matches = this.#count(match, NO_FILTERS, 'probe');
+    // Counted up to EXACT_TOTAL_UP_TO: past it both plans' costs are underestimated alike.
+    const matches = textMatches();
     const read = Math.min(matches, (window * Math.max(1, this.indexedPapers())) / Math.max(1, inTopics));
     return GATHER_US * inTopics + LOOKUP_US * matches < PROBE_US * read ? 'set' : 'probe';
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { FIELD_BOOSTS, normalisePaper, type PaperEntity } from '@quire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './open-store.ts';
-import type { IndexFilters } from './search-index.ts';
+import { estimatedTotal, type IndexFilters } from './search-index.ts';
 import { openSearchReader, type SearchReader } from './search-reader.ts';
 
 let dir: string;
@@ -65,5 +65,39 @@ describe('the search thread’s reader', () => {
   it('best: only the window’s most recently indexed matches are ranked', () => {
     const ids = reader.best('"agent"', NONE, FIELD_BOOSTS, { limit: 2, window: 2 }).map((r) => r.paperId);
     expect(ids.sort()).toEqual(['2604.10004', '2604.10005']);
+  });
+});
+
+describe('totals past the exact count', () => {
+  it('estimates from how far back the window reached, exact while few enough match', () => {
+    // 60 more papers with "agent": 64 in all, every other one in cs.RO.
+    store.papers.upsertBatch(
+      Array.from({ length: 60 }, (_, i) => paper(100 + i, `Agent ${i}`, i % 2 === 0 ? 'cs.RO' : 'cs.LG')),
+      { countsAsListing: true },
+    );
+    const capped = openSearchReader(join(dir, 'quire.db'), { exactTotalUpTo: 30 });
+    const page = { limit: 5, offset: 0, window: 16 };
+    const all = capped.ranked('"agent"', NONE, FIELD_BOOSTS, page);
+    expect(all).toMatchObject({ estimated: true });
+    expect(all.rows).toHaveLength(5);
+    // Matches are spread evenly over the 65 papers, 64 of them: the window's 16 reach back 16 papers.
+    expect(all.total).toBeGreaterThanOrEqual(60);
+    expect(all.total).toBeLessThanOrEqual(66);
+    const robots = capped.ranked('"agent"', { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
+    expect(robots).toMatchObject({ estimated: true });
+    expect(robots.total).toBeGreaterThanOrEqual(28);
+    expect(robots.total).toBeLessThanOrEqual(36);
+    // Within the exact count: counted.
+    expect(capped.ranked('"robot"', NONE, FIELD_BOOSTS, page)).toMatchObject({ total: 2, estimated: false });
+    expect(reader.ranked('"agent"', NONE, FIELD_BOOSTS, page)).toMatchObject({ total: 64, estimated: false });
+    const exactRobots = reader.ranked('"agent"', { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
+    expect(exactRobots).toMatchObject({ total: 31, estimated: false });
+  });
+
+  it('rounds an estimate to two significant digits, from no fewer than were counted', () => {
+    expect(estimatedTotal(5_000, 2_000_001, 2_680_000, 20_001)).toBe(20_000);
+    expect(estimatedTotal(5_000, 2_670_001, 2_680_000, 20_001)).toBe(1_300_000);
+    expect(estimatedTotal(5_000, 2_600_001, 2_680_000, 5_000)).toBe(170_000);
+    expect(estimatedTotal(16, 1, 65, 16)).toBe(16);
   });
 });

@@ -6,6 +6,7 @@ import {
   type ColumnWeights,
   type IndexFilters,
   type PaperTextRow,
+  type RankedPage,
   type RankedRow,
   type TermDocs,
 } from './search-index.ts';
@@ -18,13 +19,16 @@ import {
  * protocol (SearchApi is already async at the API).
  */
 export interface SearchReader {
-  /** A page of the papers matching `match` and the filters, best first by bm25, and how many match. */
+  /**
+   * A page of the papers matching `match` and the filters, best first by bm25, and how many match
+   * (estimated when the text matches more than EXACT_TOTAL_UP_TO: see search-index.ts).
+   */
   ranked(
     match: string,
     filters: IndexFilters,
     weights: ColumnWeights,
     page: { limit: number; offset: number; window: number },
-  ): { rows: RankedRow[]; total: number };
+  ): RankedPage;
   /** The best `limit` by bm25 among the `window` most recently indexed matches, uncounted. */
   best(
     match: string,
@@ -51,6 +55,6 @@ export interface SearchReader {
 }
 
 /** The search thread's reader: its own read-only connection to the store's file. */
-export function openSearchReader(dbPath: string): SearchReader {
-  return new SearchIndex(openReadOnlyDatabase(dbPath));
+export function openSearchReader(dbPath: string, options: { exactTotalUpTo?: number } = {}): SearchReader {
+  return new SearchIndex(openReadOnlyDatabase(dbPath), options);
 }

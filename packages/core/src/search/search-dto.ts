@@ -37,6 +37,8 @@ export interface ExactPaperDto {
 export interface SearchResponseDto {
   query: ParsedQuery;
   total: number;
+  /** True when `total` is an estimate (the server counts exactly up to 20,000 matches): "about 360,000". */
+  totalEstimated?: boolean;
   /** False when no paper had every word and papers with any of them are listed instead. */
   matchedAllTerms: boolean;
   sort: SearchSort;

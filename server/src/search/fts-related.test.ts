@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { TermDocs } from '../store/search-index.ts';
+import type { SearchReader } from '../store/search-reader.ts';
+import { FIRST_COUNT_UP_TO, RELATED_POSTINGS_BUDGET, distinctiveTerms, termCounts } from './fts-related.ts';
+
+/** A reader that knows each word's papers, and tells how many postings each question read. */
+function countingReader(docs: Record<string, number>) {
+  const read = { postings: 0 };
+  const reader = {
+    hitsUpTo(match: string, cap: number) {
+      // SQLite refuses a LIMIT that is not a whole number.
+      if (!Number.isInteger(cap)) throw new Error(`hitsUpTo(${match}, ${cap}): the cap must be whole.`);
+      const n = Math.min(docs[match.slice(1, -1)] ?? 0, cap);
+      read.postings += n;
+      return n;
+    },
+    vocabulary(terms: readonly string[]): TermDocs[] {
+      const found = terms.flatMap((term) => (docs[term] ? [{ term, docs: docs[term] }] : []));
+      read.postings += found.reduce((n, t) => n + t.docs, 0);
+      return found;
+    },
+  } as unknown as SearchReader;
+  return { reader, read };
+}
+
+describe('the words related papers are searched by', () => {
+  const papers = 2_680_000;
+  const docs: Record<string, number> = {
+    gaussian: 300,
+    splatting: 120,
+    avatars: 700,
+    relighting: 400,
+    rendering: 30_000,
+    neural: 400_000,
+    learning: 1_300_000,
+    method: 900_000,
+  };
+  const terms = [...Object.keys(docs), 'unheard'];
+
+  it('are the ones counting every posting would choose', () => {
+    const { reader } = countingReader(docs);
+    const all = countingReader(docs).reader.vocabulary(terms);
+    expect(distinctiveTerms(termCounts(reader, terms, papers), papers)).toEqual(
+      distinctiveTerms(all, papers),
+    );
+    expect(distinctiveTerms(all, papers)).toEqual([
+      'splatting',
+      'gaussian',
+      'relighting',
+      'avatars',
+      'rendering',
+    ]);
+  });
+
+  it('are found without reading a common word’s postings to the end', () => {
+    const { reader, read } = countingReader(docs);
+    termCounts(reader, terms, papers);
+    // Each word up to FIRST_COUNT_UP_TO, then the four common ones up to what the budget leaves.
+    expect(read.postings).toBeLessThanOrEqual(
+      terms.length * (FIRST_COUNT_UP_TO + 1) + 4 * (RELATED_POSTINGS_BUDGET + 1),
+    );
+    expect(read.postings).toBeLessThan(docs.learning ?? 0);
+  });
+
+  it('are the same in a small collection, where the share of papers bounds a word before the budget', () => {
+    const { reader } = countingReader(docs);
+    const all = countingReader(docs).reader.vocabulary(terms);
+    expect(distinctiveTerms(termCounts(reader, terms, 26_845), 26_845)).toEqual(
+      distinctiveTerms(all, 26_845),
+    );
+  });
+
+  it('read a common word whole only when too few words are rarer', () => {
+    const few = { splatting: 120, neural: 400_000, learning: 1_300_000, method: 900_000, rendering: 30_000 };
+    const { reader } = countingReader(few);
+    const counted = termCounts(reader, Object.keys(few), papers);
+    expect(distinctiveTerms(counted, papers)).toEqual(['splatting', 'rendering', 'neural', 'method']);
+  });
+});
