@@ -29,6 +29,8 @@ export interface Figures {
   /** Edits a client still lacked at the end (summed over clients), and clients not equal to their room. */
   missingUpdates: number;
   divergedClients: number;
+  /** Seconds from the last edit sent until every client held every edit (or the wait gave up). */
+  settleSeconds: number;
   serverRssPeakMiB: number;
   serverRssEndMiB: number;
   /** Share of one core the server processes used together while the load ran. */
@@ -103,6 +105,7 @@ export async function measure(
     deliveredShare: round(result.deliveries / Math.max(1, result.expectedDeliveries), 4),
     missingUpdates: result.missingUpdates,
     divergedClients: result.divergedClients,
+    settleSeconds: round(result.settleSeconds),
     serverRssPeakMiB: round(nodes.reduce((n, x) => n + x.rssPeakMiB, 0)),
     serverRssEndMiB: round(nodes.reduce((n, x) => n + x.rssEndMiB, 0)),
     serverCpu: round(
@@ -123,7 +126,8 @@ export async function measure(
     `${label}: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (max ${figures.maxMs} ms) propagation${crossLine}; ` +
       `${figures.editsPerSecond} of ${figures.editsOffered} edits/s offered sent, ${figures.deliveriesPerSecond} deliveries/s ` +
       `(${figures.deliveries} deliveries, ${(figures.deliveredShare * 100).toFixed(2)}% of expected; ` +
-      `${figures.missingUpdates} updates missing at the end, ${figures.divergedClients} clients diverged); ` +
+      `${figures.missingUpdates} updates missing at the end, ${figures.divergedClients} clients diverged, ` +
+      `all in ${figures.settleSeconds} s after the last edit); ` +
       `${nodesLine}; clients ${pct(figures.clientCpu)}`,
   );
   return figures;

@@ -44,6 +44,7 @@ export async function runLoadOnThreads(options: LoadOptions, threads: number): P
     elapsedSeconds: Math.max(...results.map((r) => r.elapsedSeconds)),
     missingUpdates: results.reduce((n, r) => n + r.missingUpdates, 0),
     divergedClients: results.reduce((n, r) => n + r.divergedClients, 0),
+    settleSeconds: Math.max(...results.map((r) => r.settleSeconds)),
   };
 }
 

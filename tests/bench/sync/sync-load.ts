@@ -36,6 +36,8 @@ export interface LoadResult {
   missingUpdates: number;
   /** Clients whose final array differs from the first client's of their room (order included). */
   divergedClients: number;
+  /** From the last edit sent until every client held every edit (or the wait gave up). */
+  settleSeconds: number;
 }
 
 interface Client {
@@ -130,7 +132,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const roomSent = new Map<number, number>();
   for (const c of clients) roomSent.set(c.room, (roomSent.get(c.room) ?? 0) + (sent[c.index] ?? 0));
   const allHeld = () => clients.every((c) => c.doc.getArray('edits').length >= (roomSent.get(c.room) ?? 0));
-  await waitUntil(allHeld, 10_000, 'every client to converge').catch(() => undefined);
+  const held = () => clients.reduce((n, c) => n + c.doc.getArray('edits').length, 0);
+  // As long as edits still arrive (late is not lost), up to two minutes; stuck for 10 s counts as lost.
+  let last = held();
+  let lastChange = performance.now();
+  while (!allHeld() && performance.now() - lastChange < 10_000 && performance.now() - stopSending < 120_000) {
+    await sleep(50);
+    const now = held();
+    if (now !== last) [last, lastChange] = [now, performance.now()];
+  }
+  const settleSeconds = (performance.now() - stopSending) / 1000;
   const final = convergence(clients, roomSent);
   for (const c of clients) c.provider.destroy();
   return {
@@ -143,6 +154,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     elapsedSeconds: (stopSending - started) / 1000,
     missingUpdates: final.missing,
     divergedClients: final.diverged,
+    settleSeconds,
   };
 }
 
