@@ -3,8 +3,12 @@
  * object with the figures.
  */
 import { runTaggingEval } from './tagging-eval.ts';
+import { runTrainTopicModels } from './train-topic-models.ts';
 
-const EVALS: Record<string, () => Promise<Record<string, unknown>>> = { tagging: runTaggingEval };
+const EVALS: Record<string, () => Promise<Record<string, unknown>>> = {
+  tagging: runTaggingEval,
+  'train-topic-models': runTrainTopicModels,
+};
 
 const name = process.argv[2];
 const run = name ? EVALS[name] : undefined;

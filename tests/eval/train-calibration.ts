@@ -8,9 +8,12 @@
  * the log-odds shrunk towards 0. Its shrinkage and the selection's cut-offs are chosen by 5-fold
  * cross-validation over the taxonomy-wide papers (each fold judged by a model fitted without it), on the
  * figures the locked set reports: precision of one direct tag drawn per paper, tags per paper, papers bare.
+ * The learned topic models' log-odds is one of the features, and carries the tags only a model names: each
+ * judged paper's comes from the models fitted without its fold (topic-model-training.ts), so the
+ * calibration learns how far to trust a model on papers it has not seen.
  * `tsx tests/eval/train-calibration.ts [--write]`; then `pnpm format`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CALIBRATION_FEATURES,
@@ -28,11 +31,33 @@ import {
 import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { loadJudgments, type Judgment } from './tagging-eval.ts';
+import { loadTrainingSet, TopicModelTrainer } from './topic-model-training.ts';
 
 const taxonomy = defaultTaxonomy();
 const { papers, byId } = await taggableCorpus();
-const engine = compileTaxonomy(taxonomy, collectionStats(taxonomy, papers));
+// The rules without the shipped models: each judged paper is given its out-of-fold log-odds instead.
+const engine = compileTaxonomy(taxonomy, { ...collectionStats(taxonomy, papers), topicModels: null });
 const contexts = new TagSelection(taxonomy);
+/** With QUIRE_RULES_ONLY=1 the models are left out: the figures of the rules alone, for comparison. */
+const rulesOnly = Boolean(process.env.QUIRE_RULES_ONLY);
+const outOfFold = rulesOnly ? new Map<string, Map<string, number>>() : cachedOutOfFold();
+
+/**
+ * The models' out-of-fold log-odds; QUIRE_OOF_CACHE=FILE keeps them between runs while trying cut-offs
+ * (fitting 5 × 164 models takes minutes), and must be deleted when the data or the trainer change.
+ */
+function cachedOutOfFold(): Map<string, Map<string, number>> {
+  const cache = process.env.QUIRE_OOF_CACHE;
+  if (cache && existsSync(cache)) {
+    const raw = JSON.parse(readFileSync(cache, 'utf8')) as [string, [string, number][]][];
+    return new Map(raw.map(([id, z]) => [id, new Map(z)]));
+  }
+  const fitted = new TopicModelTrainer(loadTrainingSet(papers, byId)).outOfFold();
+  if (cache) writeFileSync(cache, JSON.stringify([...fitted].map(([id, z]) => [id, [...z]])));
+  return fitted;
+}
+const logitsOf = (id: string): ReadonlyMap<string, number> | undefined =>
+  rulesOnly ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
 
 /** Majority label per (paper, topic); ties count as "does not apply". */
 function majority(judgments: readonly Judgment[]): Map<string, Map<string, boolean>> {
@@ -62,7 +87,7 @@ interface Example {
 const passingCache = new Map<string, PaperTag[]>();
 const passingOf = (paper: TaggablePaper): PaperTag[] => {
   let tags = passingCache.get(paper.id);
-  if (!tags) passingCache.set(paper.id, (tags = engine.passing(paper)));
+  if (!tags) passingCache.set(paper.id, (tags = engine.passing(paper, logitsOf(paper.id))));
   return tags;
 };
 function examplesOf(id: string, label: (slug: string) => boolean | undefined): Example[] {
@@ -176,7 +201,9 @@ function judge(file: CalibrationFile, ids: readonly string[], keep: number, floo
   for (const id of ids) {
     const paper = byId.get(id) as TaggablePaper;
     const passing = passingOf(paper);
-    const chosen = passing.length > 0 ? selection.choose(passing) : engine.tag(paper);
+    let chosen = passing.length > 0 ? selection.choose(passing) : [];
+    // As the engine does: a paper whose only candidates were the models' and none was kept is bare.
+    if (chosen.length === 0 && passing.every((t) => t.score === 0)) chosen = engine.fallback(paper);
     const labels = wide.get(id) ?? new Map<string, boolean>();
     sizes.push(chosen.length);
     const ok = chosen.filter((t) => labels.get(t.slug) === true).length;
@@ -246,6 +273,11 @@ console.log(
   `${all.length} development tags (${all.filter((e) => e.y === 1).length} judged right); ${wideIds.length} taxonomy-wide papers for cross-validation`,
 );
 const CUTOFFS: [number, number][] = [
+  [0.4, 0.3],
+  [0.5, 0.3],
+  [0.5, 0.4],
+  [0.55, 0.4],
+  [0.6, 0.3],
   [0.6, 0.45],
   [0.65, 0.45],
   [0.7, 0.45],

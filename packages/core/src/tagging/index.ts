@@ -7,3 +7,4 @@ export * from './taxonomy-types.ts';
 export { tokenise } from './tokenise.ts';
 export * from './tag-calibration.ts';
 export * from './tag-selection.ts';
+export * from './topic-model.ts';

@@ -83,7 +83,10 @@ export class PaperReading {
   private paper = 0;
   private readonly hits = new Hits();
   private readonly seen = new Set<string>();
-  private readonly words = new WordBuffer();
+  /** The last paper's words: the title's at [0, titleEnd), the abstract's at [titleEnd, wordEnd). */
+  readonly words = new WordBuffer();
+  titleEnd = 0;
+  wordEnd = 0;
 
   constructor(
     private readonly index: TermIndex,
@@ -155,6 +158,13 @@ export class PaperReading {
       if (this.scan(abstract, start, end)) this.absorb(k / 2, ROLE_WEIGHT[roleOf(abstract.slice(from, to))]);
     }
     if (this.shape.profile.size > 0) this.readProfile(abstract, titleEnd, end, false);
+    this.titleEnd = titleEnd;
+    this.wordEnd = end;
+  }
+
+  /** An exclusion of topic `t` was read in the last paper. */
+  isExcluded(t: number): boolean {
+    return this.stamp[t] === this.paper && this.excluded[t] === 1;
   }
 
   /** Finds the term occurrences in words[from, to); true when there are some. */

@@ -47,13 +47,23 @@ export const CALIBRATION_FEATURES = [
   'exemplar',
   'weak-sentence',
   'top-share',
+  'model-logit',
+  'model-only',
+  'model-only-logit',
 ] as const;
+
+/** A model's log-odds is read within these bounds: past them a word list says little more. */
+const LOGIT_BOUND = 8;
 
 export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
   const phrases = tag.evidence.filter((e) => e.rule === 'phrase');
   const top = phrases.reduce((m, e) => Math.max(m, e.points), 0);
+  const model = Math.max(-LOGIT_BOUND, Math.min(LOGIT_BOUND, tag.model ?? 0));
+  // A tag only the model names has no rule score: its ratio reads as the threshold's, and the model-only
+  // features carry it.
+  const modelOnly = tag.score === 0 && tag.model !== undefined ? 1 : 0;
   return [
-    Math.log(Math.max(1e-3, context.ratio)),
+    modelOnly === 1 ? 0 : Math.log(Math.max(1e-3, context.ratio)),
     context.relative,
     Math.min(context.rank, 6),
     Math.log(1 + context.passing),
@@ -66,6 +76,9 @@ export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
     tag.evidence.some((e) => e.rule === 'exemplar' || e.rule === 'exemplar-paper') ? 1 : 0,
     phrases.some((e) => e.detail.includes('×')) ? 1 : 0,
     tag.score > 0 ? top / tag.score : 0,
+    model,
+    modelOnly,
+    modelOnly * model,
   ];
 }
 

@@ -65,7 +65,8 @@ export class TagSelection {
       tag,
       context: {
         ratio: this.confidence(tag),
-        relative: this.confidence(tag) / best,
+        // Only the learned models named topics (every score 0): none is relative to a rule's best.
+        relative: best > 0 ? this.confidence(tag) / best : 0,
         rank,
         passing: passing.length,
         depth: this.#depth.get(tag.slug) ?? 0,
@@ -106,7 +107,9 @@ export class TagSelection {
     });
   }
 
-  #chooseByRatio(passing: readonly PaperTag[]): PaperTag[] {
+  #chooseByRatio(all: readonly PaperTag[]): PaperTag[] {
+    // A tag only a learned model names (score 0) needs a calibration to be weighed: without one it is not kept.
+    const passing = all.filter((tag) => tag.score > 0);
     if (passing.length <= 1) return [...passing];
     const implied = new Set<string>();
     for (const tag of passing)

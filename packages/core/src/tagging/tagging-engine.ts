@@ -2,11 +2,12 @@ import type { Taxonomy } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
 import { PaperReading, PLAIN } from './paper-reading.ts';
 import { ROLE_NOTE, ROLE_WEIGHT } from './sentence-roles.ts';
-import { defaultCalibration, isDefault } from './default-taxonomy.ts';
+import { defaultCalibration, defaultTopicModels, isDefault } from './default-taxonomy.ts';
 import type { Calibration } from './tag-calibration.ts';
 import { TagSelection } from './tag-selection.ts';
 import { TermIndex } from './term-index.ts';
 import { STOPWORDS, tokenise } from './tokenise.ts';
+import { describeFeature, TopicModelReader, type TopicModelFile } from './topic-model.ts';
 
 /**
  * The tagging engine: deterministic, explainable scoring of a paper against every topic.
@@ -21,7 +22,8 @@ import { STOPWORDS, tokenise } from './tokenise.ts';
  * similarity × exemplarWeight. A requireAll group that does not match, or any exclusion, makes it 0.
  */
 export interface TagEvidence {
-  rule: 'phrase' | 'category' | 'exemplar' | 'exemplar-paper' | 'required' | 'implied' | 'confidence';
+  rule:
+    'phrase' | 'category' | 'exemplar' | 'exemplar-paper' | 'required' | 'implied' | 'confidence' | 'model';
   /** The term, category or exemplar description. */
   detail: string;
   field?: 'title' | 'abstract';
@@ -32,6 +34,11 @@ export interface PaperTag {
   slug: string;
   score: number;
   evidence: TagEvidence[];
+  /**
+   * The learned model's log-odds for the topic (topic-model.ts), when the topic has one: read by the
+   * calibration. A tag with score 0 was carried by the model alone, the rules having missed it.
+   */
+  model?: number;
 }
 
 export interface TaggablePaper {
@@ -51,7 +58,18 @@ export interface CompileOptions {
   only?: ReadonlySet<string>;
   /** Calibrated confidence for choosing a paper's tags; the default taxonomy's own when left out. */
   calibration?: Calibration | null;
+  /** The learned per-topic models; the default taxonomy's own when left out (none for any other). */
+  topicModels?: TopicModelFile | null;
 }
+
+/**
+ * Log-odds a topic's model needs before a topic the rules missed becomes a candidate: the calibration
+ * then decides, as for every tag. Under it a model-only tag is never kept at the cut-offs chosen, and
+ * each candidate costs a calibration.
+ */
+export const MODEL_CANDIDATE_LOGIT = 0;
+/** Features a model's evidence line names. */
+const MODEL_EVIDENCE_FEATURES = 4;
 
 const TITLE_BOOST = 1.5;
 const DEFAULT_THRESHOLD = 3;
@@ -94,6 +112,8 @@ export class CompiledTaxonomy {
   private readonly reading: PaperReading;
   /** Null when compiled for some topics only: choosing among tags needs them all. */
   private readonly selection: TagSelection | null;
+  private readonly model: TopicModelReader | null;
+  private readonly slugIndex = new Map<string, number>();
 
   constructor(taxonomy: Taxonomy, options: CompileOptions = {}) {
     this.version = taxonomy.version;
@@ -143,6 +163,23 @@ export class CompiledTaxonomy {
       for (const category of def.fallbackCategories ?? [])
         if (compiled) this.fallbackBy.set(category, compiled);
     }
+    this.topics.forEach((t, i) => this.slugIndex.set(t.spec.slug, i));
+    const models =
+      options.topicModels !== undefined
+        ? options.topicModels
+        : isDefault(taxonomy)
+          ? defaultTopicModels()
+          : null;
+    // No model file, or an empty one (the built-in taxonomy ships none while they do not beat the rules
+    // alone out of fold: tests/eval/README.md), leaves the engine exactly as without the stage.
+    this.model =
+      models && Object.keys(models.topics).length > 0
+        ? new TopicModelReader(
+            models,
+            this.topics.map((t) => t.spec.slug),
+            this.index.words,
+          )
+        : null;
     this.reading = new PaperReading(this.index, {
       groups: this.topics.map((t) => t.weights.length),
       required: this.topics.map((t) => t.requireCount),
@@ -186,11 +223,30 @@ export class CompiledTaxonomy {
    * tags, strongest first (see TagSelection). Compiled with `only`, every topic of those that passes
    * is returned, unselected: the caller re-tags the papers it touches with the whole taxonomy.
    */
-  tag(paper: TaggablePaper): PaperTag[] {
-    const passing = this.passing(paper);
-    if (!this.selection) return passing;
-    if (passing.length === 0) return this.fallback(paper);
-    return this.selection.choose(passing);
+  tag(paper: TaggablePaper, logits?: ReadonlyMap<string, number>): PaperTag[] {
+    const passing = this.passing(paper, logits);
+    if (!this.selection) return passing.map((tag) => this.explainModel(tag));
+    const chosen = this.selection.choose(passing);
+    // Only the model named topics, and none was sure enough: the paper is as bare as with no evidence.
+    if (chosen.length === 0 && passing.every((t) => t.score === 0)) return this.fallback(paper);
+    return chosen.map((tag) => this.explainModel(tag));
+  }
+
+  /**
+   * The model's strongest features for the topic, with their weights, as the tag's evidence line (only
+   * for tags kept: most passing tags are not, and the line costs a sort).
+   */
+  private explainModel(tag: PaperTag): PaperTag {
+    if (tag.model === undefined || !this.model) return tag;
+    const t = this.topicIndex(tag.slug);
+    const strongest = this.model.strongest(t, MODEL_EVIDENCE_FEATURES);
+    const words = strongest.map(([f, w]) => `${describeFeature(f)} +${w.toFixed(2)}`).join(', ');
+    const detail = `learned from judged papers: ${words || 'no word for it'} (log-odds ${tag.model.toFixed(2)})`;
+    const line: TagEvidence = { rule: 'model', detail, points: 0 };
+    const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
+    const evidence =
+      at < 0 ? [...tag.evidence, line] : [...tag.evidence.slice(0, at), line, ...tag.evidence.slice(at)];
+    return { ...tag, evidence };
   }
 
   /**
@@ -201,7 +257,7 @@ export class CompiledTaxonomy {
    * from papers cross-listed in another fallback field would drop the only two wrong Machine Learning
    * ones, but two cases are too few to carve a rule from.
    */
-  private fallback(paper: TaggablePaper): PaperTag[] {
+  fallback(paper: TaggablePaper): PaperTag[] {
     const primary = paper.categories[0];
     if (primary === undefined) return [];
     const topic = this.fallbackBy.get(primary);
@@ -216,10 +272,46 @@ export class CompiledTaxonomy {
     ];
   }
 
-  /** Every topic whose score reaches its threshold, strongest first. */
-  passing(paper: TaggablePaper): PaperTag[] {
+  /**
+   * Every topic whose score reaches its threshold, strongest first, each with its model's log-odds; then
+   * the topics only the model names (score 0). `logits` replace the model's own (the trainers' out-of-fold
+   * scores; then the evidence line names no words).
+   */
+  passing(paper: TaggablePaper, logits?: ReadonlyMap<string, number>): PaperTag[] {
     const reading = this.reading;
     reading.read(paper.title, paper.abstract);
+    const tags = this.rulePassing(paper);
+    const model = this.model;
+    if (!model && !logits) return tags;
+    if (model) model.read(reading.words, reading.titleEnd, reading.wordEnd);
+    const logitOf = (t: number): number | undefined =>
+      logits
+        ? logits.get(this.topics[t]?.spec.slug ?? '')
+        : model?.hasModel[t] === 1
+          ? model.logit[t]
+          : undefined;
+    const ruled = new Set<number>();
+    for (const tag of tags) {
+      const t = this.topicIndex(tag.slug);
+      ruled.add(t);
+      const z = logitOf(t);
+      if (z !== undefined) tag.model = round(z);
+    }
+    for (let t = 0; t < this.topics.length; t++) {
+      if (ruled.has(t)) continue;
+      const z = logitOf(t);
+      if (z === undefined || z < MODEL_CANDIDATE_LOGIT || reading.isExcluded(t)) continue;
+      tags.push({ slug: this.topics[t]?.spec.slug ?? '', score: 0, evidence: [], model: round(z) });
+    }
+    return tags;
+  }
+
+  private topicIndex(slug: string): number {
+    return this.slugIndex.get(slug) ?? -1;
+  }
+
+  private rulePassing(paper: TaggablePaper): PaperTag[] {
+    const reading = this.reading;
     const tags: PaperTag[] = [];
     for (let i = 0; i < reading.touchedCount; i++) {
       const t = reading.touched[i] ?? 0;
