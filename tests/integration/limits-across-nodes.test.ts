@@ -1,4 +1,6 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -41,17 +43,23 @@ afterAll(async () => {
 });
 
 let nodeCount = 0;
-async function startNode(more: Partial<QuireConfig>): Promise<RunningServer> {
-  const node = await startServer({
-    ...DEFAULT_CONFIG,
-    dbPath: join(dir, `node-${++nodeCount}.db`),
-    port: 0,
-    harvest: false,
-    databaseUrl: database?.url ?? '',
-    redisUrl: REDIS_URL,
-    clusterHeartbeatSeconds: 0.5,
-    ...more,
-  });
+async function startNode(
+  more: Partial<QuireConfig>,
+  log: (line: string) => void = () => {},
+): Promise<RunningServer> {
+  const node = await startServer(
+    {
+      ...DEFAULT_CONFIG,
+      dbPath: join(dir, `node-${++nodeCount}.db`),
+      port: 0,
+      harvest: false,
+      databaseUrl: database?.url ?? '',
+      redisUrl: REDIS_URL,
+      clusterHeartbeatSeconds: 0.5,
+      ...more,
+    },
+    { log },
+  );
   onTestFinished(() => node.close());
   return node;
 }
@@ -102,4 +110,59 @@ describe.skipIf(SKIP !== null)('rate limits across two nodes (PostgreSQL + Redis
       /^4529 rate limited: too many requests for the whole group/,
     );
   });
+
+  it.skipIf(!REDIS_SERVER)(
+    'falls back to each node’s own count while Redis is down: limited, never locked out',
+    async () => {
+      const redis = await privateRedis();
+      const logged: string[] = [];
+      const limit = { groupCreateBurst: 2, groupCreatePerHour: 1, redisUrl: redis.url };
+      const a = await startNode(limit, (line) => logged.push(line));
+      const group = await createGroup(a.url);
+      await redis.stop();
+      // Redis spent one of the two; the node's own bucket, untouched so far, allows its two, then refuses.
+      expect([await createStatus(a.url), await createStatus(a.url), await createStatus(a.url)]).toEqual([
+        201, 201, 429,
+      ]);
+      expect(logged.filter((l) => l.includes('Redis cannot count group creations'))).toHaveLength(1);
+      // Members still join while Redis is away.
+      expect(await joinAs(a.url, group.id, tokenOf(group, 'read-write'))).toBe('joined');
+    },
+  );
 });
+
+const REDIS_SERVER = spawnSync('sh', ['-c', 'command -v redis-server']).stdout?.toString().trim() ?? '';
+
+// Stopping the shared test Redis would disturb other files: this test stops a redis-server of its own.
+// (The same helper as sync-nodes.test.ts's; a harness module for both would hold it once.)
+async function privateRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`redis-server exited:\n${out}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  onTestFinished(stop);
+  return { url: `redis://127.0.0.1:${port}`, stop };
+}

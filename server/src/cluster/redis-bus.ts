@@ -11,6 +11,8 @@ export interface BusEvents {
 
 /** How long start-up waits for Redis to answer before it says so. */
 const CONNECT_TIMEOUT_MS = 5000;
+/** How long closing waits for Redis to answer QUIT before it drops the connection. */
+const QUIT_WAIT_MS = 1000;
 
 /**
  * Redis pub/sub for one node: a connection that publishes (and keeps the node's heartbeat key) and one
@@ -124,14 +126,26 @@ export class RedisBus {
     await this.pub.del(key);
   }
 
+  /**
+   * Says goodbye to Redis, or just drops the connection when Redis is away: QUIT on a reconnecting
+   * connection is queued until Redis is back, which would hold a node's shutdown for as long as the outage.
+   */
   async close(): Promise<void> {
     await Promise.all(
-      [this.pub, this.sub].map((r) =>
-        r.quit().then(
-          () => {},
-          () => r.disconnect(),
-        ),
-      ),
+      [this.pub, this.sub].map(async (r) => {
+        if (r.status !== 'ready') return r.disconnect();
+        let timer: NodeJS.Timeout | undefined;
+        const quit = r.quit().then(
+          () => true,
+          () => false,
+        );
+        const gaveUp = new Promise<boolean>(
+          (resolve) => (timer = setTimeout(() => resolve(false), QUIT_WAIT_MS)),
+        );
+        const said = await Promise.race([quit, gaveUp]);
+        clearTimeout(timer);
+        if (!said) r.disconnect();
+      }),
     );
   }
 }
