@@ -48,6 +48,12 @@ export interface ServerDeps {
   client?: PoliteHttpClient;
   /** How often a node on PostgreSQL that does not harvest tries for the harvest lock (30 s). */
   harvestElectionMs?: number;
+  /**
+   * Elect one harvester among the nodes on one PostgreSQL. Off by default while each node keeps its papers
+   * in its own SQLite file: a node that did not harvest would never list a new paper. It becomes the default
+   * when papers move to PostgreSQL (issue 13); tests turn it on to keep the election itself proven.
+   */
+  electHarvester?: boolean;
 }
 
 /** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
@@ -128,7 +134,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     });
   // Nodes sharing one PostgreSQL harvest once between them: the holder of its harvest lock does (issue 13).
   const election =
-    config.harvest && config.databaseUrl
+    config.harvest && config.databaseUrl && deps.electHarvester === true
       ? new HarvestElection({
           databaseUrl: config.databaseUrl,
           newScheduler,

@@ -60,7 +60,7 @@ async function startNode(): Promise<RunningServer> {
       categories: ['cs.AI'],
       databaseUrl: database?.url ?? '',
     },
-    { harvestElectionMs: 200, log: (line) => lines.push(line) },
+    { harvestElectionMs: 200, electHarvester: true, log: (line) => lines.push(line) },
   );
   logs.set(node, lines);
   onTestFinished(() => (closed.has(node) ? undefined : node.close()));
