@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TermDocs } from '../store/search-index.ts';
 import type { SearchReader } from '../store/search-reader.ts';
-import { FIRST_COUNT_UP_TO, RELATED_POSTINGS_BUDGET, distinctiveTerms, termCounts } from './fts-related.ts';
+import { COUNT_LEVELS, distinctiveTerms, termCounts } from './fts-related.ts';
 
 /** A reader that knows each word's papers, and tells how many postings each question read. */
 function countingReader(docs: Record<string, number>) {
@@ -30,7 +30,7 @@ describe('the words related papers are searched by', () => {
     splatting: 120,
     avatars: 700,
     relighting: 400,
-    rendering: 30_000,
+    rendering: 15_000,
     neural: 400_000,
     learning: 1_300_000,
     method: 900_000,
@@ -55,10 +55,9 @@ describe('the words related papers are searched by', () => {
   it('are found without reading a common word’s postings to the end', () => {
     const { reader, read } = countingReader(docs);
     termCounts(reader, terms, papers);
-    // Each word up to FIRST_COUNT_UP_TO, then the four common ones up to what the budget leaves.
-    expect(read.postings).toBeLessThanOrEqual(
-      terms.length * (FIRST_COUNT_UP_TO + 1) + 4 * (RELATED_POSTINGS_BUDGET + 1),
-    );
+    // Each word up to the first level, then the four common ones up to each further level.
+    const levels = COUNT_LEVELS.reduce((n, level) => n + level + 1, 0);
+    expect(read.postings).toBeLessThanOrEqual(terms.length * (COUNT_LEVELS[0] + 1) + 4 * levels);
     expect(read.postings).toBeLessThan(docs.learning ?? 0);
   });
 
@@ -70,10 +69,11 @@ describe('the words related papers are searched by', () => {
     );
   });
 
-  it('read a common word whole only when too few words are rarer', () => {
-    const few = { splatting: 120, neural: 400_000, learning: 1_300_000, method: 900_000, rendering: 30_000 };
-    const { reader } = countingReader(few);
+  it('take words past the last level in term order when too few are rarer, none read whole', () => {
+    const few = { splatting: 120, neural: 400_000, learning: 1_300_000, method: 900_000, rendering: 15_000 };
+    const { reader, read } = countingReader(few);
     const counted = termCounts(reader, Object.keys(few), papers);
-    expect(distinctiveTerms(counted, papers)).toEqual(['splatting', 'rendering', 'neural', 'method']);
+    expect(distinctiveTerms(counted, papers)).toEqual(['splatting', 'rendering', 'learning', 'method']);
+    expect(read.postings).toBeLessThan(5 * COUNT_LEVELS.reduce((n, level) => n + level + 1, 0));
   });
 });

@@ -32,11 +32,13 @@ const COMMON_FLOOR = 50;
 /** Matches scored at most; see SearchIndex.ranked. */
 const RELATED_WINDOW = 20_000;
 /**
- * Each word's papers are first counted no further than this: reading a common word's whole postings to
- * learn it is common was most of a related query at 100 times the corpus (a word in half the papers,
- * 1.3M postings). Only when the rarer words leave room in the budget are the others counted exactly.
+ * How far each word's papers are counted, one level after another, and only the words past the last level
+ * counted further: reading a common word's whole postings to learn that it is common was most of a related
+ * query at 100 times the corpus (a word in half the papers: 1.3M postings; at 100x every word of a paper is
+ * in at least 100, so fewer than MIN_RELATED_TERMS are often below the first level). A word in more papers
+ * than the last level is searched only when too few words are rarer, such words then taken in term order.
  */
-export const FIRST_COUNT_UP_TO = 1_000;
+export const COUNT_LEVELS = [1_000, 5_000, 20_000] as const;
 
 const NO_FILTERS: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
 
@@ -96,22 +98,28 @@ export function relatedPapers(
 
 /**
  * Papers holding each of `terms` (those held by none left out), as far as `distinctiveTerms` can tell
- * them apart: each word is counted up to FIRST_COUNT_UP_TO, the commoner ones then up to what the rarer
- * leave of the postings budget (or the share that makes a word too common, if less), past which none
- * is chosen. Only when fewer than MIN_RELATED_TERMS words are rarer, and the rarest of the common ones
- * must be known, are their postings read whole.
+ * them apart (see COUNT_LEVELS): once MIN_RELATED_TERMS words are counted, the others only up to what they
+ * leave of the postings budget, or the share that makes a word too common, if less.
  */
 export function termCounts(index: SearchReader, terms: readonly string[], papers: number): TermDocs[] {
-  const countUpTo = (term: string, cap: number) => ({ term, docs: index.hitsUpTo(`"${term}"`, cap + 1) });
-  const first = terms.map((term) => countUpTo(term, FIRST_COUNT_UP_TO));
-  const rare = first.filter((t) => t.docs > 0 && t.docs <= FIRST_COUNT_UP_TO);
-  const common = first.filter((t) => t.docs > FIRST_COUNT_UP_TO).map((t) => t.term);
-  if (common.length === 0) return rare;
-  if (rare.length < MIN_RELATED_TERMS) return [...rare, ...index.vocabulary(common)];
-  const room = RELATED_POSTINGS_BUDGET - rare.reduce((n, t) => n + t.docs, 0);
-  const cap = Math.floor(Math.min(room, commonAbove(papers)));
-  if (cap <= FIRST_COUNT_UP_TO) return rare;
-  return [...rare, ...common.map((term) => countUpTo(term, cap))];
+  const tooCommon = Math.floor(commonAbove(papers));
+  const counted: TermDocs[] = [];
+  let open = [...terms];
+  let reached = 0;
+  for (const level of COUNT_LEVELS) {
+    const enough = counted.length >= MIN_RELATED_TERMS;
+    const room = RELATED_POSTINGS_BUDGET - counted.reduce((n, t) => n + t.docs, 0);
+    const cap = enough ? Math.min(level, room, tooCommon) : level;
+    // None of the words left can be chosen.
+    if (cap <= reached) break;
+    const found = open.map((term) => ({ term, docs: index.hitsUpTo(`"${term}"`, cap + 1) }));
+    counted.push(...found.filter((t) => t.docs > 0 && t.docs <= cap));
+    open = found.filter((t) => t.docs > cap).map((t) => t.term);
+    reached = cap;
+    if (open.length === 0) break;
+  }
+  if (counted.length >= MIN_RELATED_TERMS) return counted;
+  return [...counted, ...open.map((term) => ({ term, docs: reached + 1 }))];
 }
 
 /** Papers a word may be in and still be searched (MAX_TERM_SHARE of them, COMMON_FLOOR at least). */
