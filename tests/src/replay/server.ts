@@ -155,6 +155,10 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     });
   });
 
+  // A client that parses a 5,000-record page on a busy machine can block its event loop past Node's 5 s
+  // keep-alive timeout; its pool then hands the next request a socket this server has just closed
+  // (ECONNRESET, seen in CI at a load of 10). arXiv's idle timeout is not what the tests are about.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
     server.listen(0, '127.0.0.1', () => {
