@@ -25,6 +25,7 @@ import {
   type TaggablePaper,
   type TopicModelFile,
 } from '@quire/core';
+import { seededRandom } from '@quire/server/search/search-timing';
 import { loadJudgments, type Judgment } from './tagging-eval.ts';
 
 export const FOLDS = 5;
@@ -53,18 +54,6 @@ export function majority(judgments: readonly Judgment[]): Map<string, Map<string
   for (const [id, m] of votes)
     out.set(id, new Map([...m].map(([slug, v]) => [slug, v.reduce((s, x) => s + x, 0) * 2 > v.length])));
   return out;
-}
-
-/** A small seeded generator (mulberry32): the same draws on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function hashId(id: string): number {
@@ -183,7 +172,7 @@ class Prepared {
         humanPapers.add(i);
         out.push({ paper: i, y: y ? 1 : 0, weight: HUMAN_WEIGHT });
       }
-    const random = seeded(seed);
+    const random = seededRandom(seed);
     const draw = (pool: number[], n: number): number[] => {
       const a = [...pool];
       for (let k = a.length - 1; k > 0; k--) {
@@ -236,7 +225,7 @@ function fitSparse(
   let bias = 0;
   let b2 = 1e-8;
   const order = examples.map((_, i) => i);
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const rate = 0.5;
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (let k = order.length - 1; k > 0; k--) {

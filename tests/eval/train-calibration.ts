@@ -30,8 +30,8 @@ import {
 } from '@quire/core';
 import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
-import { loadJudgments, type Judgment } from './tagging-eval.ts';
-import { loadTrainingSet, TopicModelTrainer } from './topic-model-training.ts';
+import { loadJudgments } from './tagging-eval.ts';
+import { loadTrainingSet, majority, TopicModelTrainer } from './topic-model-training.ts';
 
 const taxonomy = defaultTaxonomy();
 const { papers, byId } = await taggableCorpus();
@@ -58,20 +58,6 @@ function cachedOutOfFold(): Map<string, Map<string, number>> {
 }
 const logitsOf = (id: string): ReadonlyMap<string, number> | undefined =>
   rulesOnly ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
-
-/** Majority label per (paper, topic); ties count as "does not apply". */
-function majority(judgments: readonly Judgment[]): Map<string, Map<string, boolean>> {
-  const votes = new Map<string, Map<string, number[]>>();
-  for (const j of judgments) {
-    const m = votes.get(j.paper) ?? new Map<string, number[]>();
-    m.set(j.topic, [...(m.get(j.topic) ?? []), j.label ? 1 : 0]);
-    votes.set(j.paper, m);
-  }
-  const out = new Map<string, Map<string, boolean>>();
-  for (const [id, m] of votes)
-    out.set(id, new Map([...m].map(([slug, v]) => [slug, v.reduce((s, x) => s + x, 0) * 2 > v.length])));
-  return out;
-}
 
 const wide = majority(loadJudgments(/^dev-set-taxonomy(-[23])?\.jsonl$/));
 /** The third sample's papers, judged strictly like the locked set: reported apart below. */
