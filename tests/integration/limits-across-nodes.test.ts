@@ -1,6 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -9,6 +7,13 @@ import { startServer, type RunningServer } from '@quire/server/server';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
 import { rawClient } from '../src/harness/raw-sync.ts';
 import { createGroup, tokenOf } from '../src/harness/sync-harness.ts';
+import {
+  CLUSTER_PG_URL,
+  CLUSTER_REDIS_URL,
+  clusterSkip,
+  privateRedis,
+  REDIS_SERVER,
+} from '../src/harness/cluster-services.ts';
 
 /*
  * Limits hold across nodes (issue 13): two nodes on one PostgreSQL and one Redis count one address's
@@ -16,18 +21,9 @@ import { createGroup, tokenOf } from '../src/harness/sync-harness.ts';
  * from `npm test` (scripts/test-services.sh).
  */
 
-const PG_URL = process.env.QUIRE_TEST_DATABASE_URL ?? '';
-const REDIS_URL = process.env.QUIRE_TEST_REDIS_URL ?? '';
-const SKIP = !PG_URL
-  ? (process.env.QUIRE_TEST_POSTGRES_SKIP ?? 'QUIRE_TEST_DATABASE_URL is not set')
-  : !REDIS_URL
-    ? (process.env.QUIRE_TEST_REDIS_SKIP ?? 'QUIRE_TEST_REDIS_URL is not set')
-    : null;
-if (SKIP) {
-  console.warn(
-    `limits across nodes: skipped: ${SKIP} (npm test starts both; by hand: bash scripts/test-services.sh pnpm exec vitest run tests/integration/limits-across-nodes.test.ts)`,
-  );
-}
+const PG_URL = CLUSTER_PG_URL;
+const REDIS_URL = CLUSTER_REDIS_URL;
+const SKIP = clusterSkip('limits across nodes', 'tests/integration/limits-across-nodes.test.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'quire-limits-nodes-'));
 // A database for each test: the limits' Redis keys are named after it, so each test has its own allowance.
@@ -130,39 +126,3 @@ describe.skipIf(SKIP !== null)('rate limits across two nodes (PostgreSQL + Redis
     },
   );
 });
-
-const REDIS_SERVER = spawnSync('sh', ['-c', 'command -v redis-server']).stdout?.toString().trim() ?? '';
-
-// Stopping the shared test Redis would disturb other files: this test stops a redis-server of its own.
-// (The same helper as sync-nodes.test.ts's; a harness module for both would hold it once.)
-async function privateRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-  const child: ChildProcess = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`redis-server exited:\n${out}`)));
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  };
-  onTestFinished(stop);
-  return { url: `redis://127.0.0.1:${port}`, stop };
-}

@@ -1,6 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as Y from 'yjs';
@@ -15,6 +13,13 @@ import { awarenessFrame, rawClient } from '../src/harness/raw-sync.ts';
 import { spawnServer, type ServerProcess } from '../src/harness/spawn-server.ts';
 import { createGroup, syncPeer, tokenOf, type SyncPeer } from '../src/harness/sync-harness.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
+import {
+  CLUSTER_PG_URL,
+  CLUSTER_REDIS_URL,
+  clusterSkip,
+  privateRedis,
+  REDIS_SERVER,
+} from '../src/harness/cluster-services.ts';
 
 /*
  * Three Quire nodes sharing one PostgreSQL (the group side) and one Redis (fan-out), each with its own
@@ -23,19 +28,9 @@ import { waitFor } from '../src/harness/wait-for.ts';
  * test starts a redis-server of its own, so restarting it disturbs no other test file.
  */
 
-const PG_URL = process.env.QUIRE_TEST_DATABASE_URL ?? '';
-const REDIS_URL = process.env.QUIRE_TEST_REDIS_URL ?? '';
-const SKIP = !PG_URL
-  ? (process.env.QUIRE_TEST_POSTGRES_SKIP ?? 'QUIRE_TEST_DATABASE_URL is not set')
-  : !REDIS_URL
-    ? (process.env.QUIRE_TEST_REDIS_SKIP ?? 'QUIRE_TEST_REDIS_URL is not set')
-    : null;
-if (SKIP) {
-  console.warn(
-    `sync across nodes: skipped: ${SKIP} (npm test starts both; by hand: bash scripts/test-services.sh pnpm exec vitest run tests/integration/sync-nodes.test.ts)`,
-  );
-}
-const REDIS_SERVER = spawnSync('sh', ['-c', 'command -v redis-server']).stdout?.toString().trim() ?? '';
+const PG_URL = CLUSTER_PG_URL;
+const REDIS_URL = CLUSTER_REDIS_URL;
+const SKIP = clusterSkip('sync across nodes', 'tests/integration/sync-nodes.test.ts');
 
 // Bursts far above what people type: the limits are not what these tests are about.
 const UNLIMITED = {
@@ -305,55 +300,3 @@ describe.skipIf(SKIP !== null)('group sync across three nodes (PostgreSQL + Redi
     },
   );
 });
-
-interface PrivateRedis {
-  url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-}
-
-/** A redis-server of this test's own on a free port, stopped with SIGKILL and started again on it. */
-async function privateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  const start = async () => {
-    const started = spawn(
-      REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child = started;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      started.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('Ready to accept connections')) resolve();
-      });
-      started.once('exit', () => reject(new Error(`redis-server exited:\n${out}`)));
-    });
-  };
-  const stop = async () => {
-    const running = child;
-    child = null;
-    if (!running || running.exitCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
-    await exited;
-  };
-  await start();
-  onTestFinished(stop);
-  return { url: `redis://127.0.0.1:${port}`, stop, start };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
