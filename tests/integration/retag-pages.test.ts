@@ -1,13 +1,8 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultTaxonomy, loadTaxonomy, type Taxonomy, type TaxonomyFile } from '@quire/core';
-import { importPaths } from '@quire/server/ingest/import-dumps';
-import { openStore, type Store } from '@quire/server/store/open-store';
 import type { TagStore } from '@quire/server/store/tag-store';
 import { retag, type RetagOptions } from '@quire/server/topics/retag';
-import { listingsDir } from '../src/paths.ts';
+import { taggingSnapshot, twinStores } from '../src/harness/twin-stores.ts';
 
 // A re-tag reads the store a page at a time, so its memory does not grow with the store: the same store
 // re-tagged through pages of 7 papers and through one page holding every paper ends with the same rows.
@@ -15,42 +10,7 @@ import { listingsDir } from '../src/paths.ts';
 const PAGE = 7;
 const ONE_PAGE = 1_000_000;
 
-let dir: string;
-let paged: Store;
-let whole: Store;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quire-retag-pages-'));
-  const first = openStore(join(dir, 'paged.db'));
-  await importPaths(first, [join(listingsDir, '2026-05-04.jsonl.br')]);
-  first.db.pragma('wal_checkpoint(TRUNCATE)');
-  first.close();
-  copyFileSync(join(dir, 'paged.db'), join(dir, 'whole.db'));
-  paged = openStore(join(dir, 'paged.db'));
-  whole = openStore(join(dir, 'whole.db'));
-});
-afterAll(() => {
-  paged.close();
-  whole.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** Every row tagging writes or derives, as text. */
-function snapshot(store: Store) {
-  const rows = (sql: string) =>
-    store.db
-      .prepare(sql)
-      .raw()
-      .all()
-      .map((r) => (r as unknown[]).join(' '));
-  return {
-    tags: rows('SELECT topic, paper_id, score, evidence FROM paper_tags ORDER BY topic, paper_id'),
-    topics: rows('SELECT topic, paper_id, listing_date FROM paper_topics ORDER BY topic, paper_id'),
-    counts: rows('SELECT topic, listing_date, n FROM topic_day_counts ORDER BY topic, listing_date'),
-    stale: rows('SELECT paper_id FROM papers_to_tag ORDER BY paper_id'),
-    state: rows('SELECT topic, definition_hash FROM topic_state ORDER BY topic'),
-  };
-}
+const stores = twinStores('retag-pages', ['paged', 'whole']);
 
 /** The tag store with the largest number of papers any one read returned. */
 function watched(store: TagStore): { store: TagStore; largestRead: () => number } {
@@ -87,9 +47,9 @@ function changedTaxonomy(exemplars: string[]): Taxonomy {
 }
 
 async function both(taxonomy: Taxonomy, options: RetagOptions = {}) {
-  const watch = watched(paged.tags);
+  const watch = watched(stores.paged.tags);
   const a = await retag(watch.store, taxonomy, { ...options, pageSize: PAGE });
-  const b = await retag(whole.tags, taxonomy, { ...options, pageSize: ONE_PAGE });
+  const b = await retag(stores.whole.tags, taxonomy, { ...options, pageSize: ONE_PAGE });
   return { paged: a, whole: b, largestRead: watch.largestRead() };
 }
 
@@ -98,18 +58,18 @@ const report = (r: Awaited<ReturnType<typeof retag>>) => ({ ...r, durationMs: 0 
 describe('re-tagging a page at a time', () => {
   it('a first tagging through pages of 7 writes exactly the rows one page writes', async () => {
     const run = await both(defaultTaxonomy());
-    expect(run.paged.stalePapers).toBe(paged.papers.count());
+    expect(run.paged.stalePapers).toBe(stores.paged.papers.count());
     expect(report(run.paged)).toEqual(report(run.whole));
     expect(run.largestRead).toBeLessThanOrEqual(PAGE);
-    const tagged = snapshot(paged);
-    expect(tagged.tags.length).toBeGreaterThan(paged.papers.count());
+    const tagged = taggingSnapshot(stores.paged);
+    expect(tagged.tags.length).toBeGreaterThan(stores.paged.papers.count());
     expect(tagged.counts.length).toBeGreaterThan(0);
     expect(tagged.stale).toEqual([]);
-    expect(tagged).toEqual(snapshot(whole));
+    expect(tagged).toEqual(taggingSnapshot(stores.whole));
   });
 
   it('a changed topic with exemplars, and a removed one, page by page as in one page', async () => {
-    const ids = paged.db
+    const ids = stores.paged.db
       .prepare("SELECT paper_id FROM paper_tags WHERE topic = 'video-generation' ORDER BY paper_id LIMIT 2")
       .pluck()
       .all() as string[];
@@ -119,25 +79,25 @@ describe('re-tagging a page at a time', () => {
     expect(run.paged.changedTopics).toEqual(['video-generation']);
     expect(run.paged.removedTopics).toEqual(['tabular-learning']);
     expect(run.paged.stalePapers).toBeGreaterThan(0);
-    expect(run.paged.stalePapers).toBeLessThan(paged.papers.count());
+    expect(run.paged.stalePapers).toBeLessThan(stores.paged.papers.count());
     expect(report(run.paged)).toEqual(report(run.whole));
     expect(run.largestRead).toBeLessThanOrEqual(PAGE);
-    expect(snapshot(paged)).toEqual(snapshot(whole));
+    expect(taggingSnapshot(stores.paged)).toEqual(taggingSnapshot(stores.whole));
 
     // Back again, and a full re-tag stopped after three pages then finished, the same either way.
     await both(defaultTaxonomy());
-    expect(snapshot(paged)).toEqual(snapshot(whole));
+    expect(taggingSnapshot(stores.paged)).toEqual(taggingSnapshot(stores.whole));
     let pages = 0;
-    const stopped = await retag(paged.tags, defaultTaxonomy(), {
+    const stopped = await retag(stores.paged.tags, defaultTaxonomy(), {
       full: true,
       pageSize: PAGE,
       onProgress: () => (pages += 1),
       shouldStop: () => pages >= 3,
     });
     expect(stopped.stopped).toBe(true);
-    expect(snapshot(paged).stale).toHaveLength(paged.papers.count() - 3 * PAGE);
-    await retag(paged.tags, defaultTaxonomy(), { pageSize: PAGE });
-    await retag(whole.tags, defaultTaxonomy(), { full: true, pageSize: ONE_PAGE });
-    expect(snapshot(paged)).toEqual(snapshot(whole));
+    expect(taggingSnapshot(stores.paged).stale).toHaveLength(stores.paged.papers.count() - 3 * PAGE);
+    await retag(stores.paged.tags, defaultTaxonomy(), { pageSize: PAGE });
+    await retag(stores.whole.tags, defaultTaxonomy(), { full: true, pageSize: ONE_PAGE });
+    expect(taggingSnapshot(stores.paged)).toEqual(taggingSnapshot(stores.whole));
   });
 });
