@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTaxonomy, loadTaxonomy, type Taxonomy, type TaxonomyFile } from '@quire/core';
+import { defaultTaxonomy, type Taxonomy } from '@quire/core';
 import type { TagStore } from '@quire/server/store/tag-store';
 import { retag, type RetagOptions } from '@quire/server/topics/retag';
-import { taggingSnapshot, twinStores } from '../src/harness/twin-stores.ts';
+import { changedTaxonomy, taggingSnapshot, twinStores } from '../src/harness/twin-stores.ts';
 
 // A re-tag reads the store a page at a time, so its memory does not grow with the store: the same store
 // re-tagged through pages of 7 papers and through one page holding every paper ends with the same rows.
@@ -30,20 +30,6 @@ function watched(store: TagStore): { store: TagStore; largestRead: () => number 
     },
   });
   return { store: proxy, largestRead: () => largest };
-}
-
-/** The default taxonomy with one definition changed and two exemplars added from the store, one topic removed. */
-function changedTaxonomy(exemplars: string[]): Taxonomy {
-  // The built-in version kept: a new one would change every topic's hash (see topics.test.ts).
-  const file = JSON.parse(
-    JSON.stringify({ version: defaultTaxonomy().version, topics: defaultTaxonomy().topics }),
-  ) as TaxonomyFile;
-  const video = file.topics.find((x) => x.slug === 'video-generation');
-  if (!video) throw new Error('the taxonomy lacks video-generation');
-  video.definition.exemplars = exemplars;
-  video.definition.threshold = (video.definition.threshold ?? 3) + 1;
-  file.topics = file.topics.filter((x) => x.slug !== 'tabular-learning');
-  return loadTaxonomy(file);
 }
 
 async function both(taxonomy: Taxonomy, options: RetagOptions = {}) {
@@ -74,7 +60,7 @@ describe('re-tagging a page at a time', () => {
       .pluck()
       .all() as string[];
     expect(ids).toHaveLength(2);
-    const taxonomy = changedTaxonomy(ids);
+    const taxonomy = changedTaxonomy(ids, ['tabular-learning']);
     const run = await both(taxonomy);
     expect(run.paged.changedTopics).toEqual(['video-generation']);
     expect(run.paged.removedTopics).toEqual(['tabular-learning']);

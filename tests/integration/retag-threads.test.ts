@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTaxonomy, loadTaxonomy, type Taxonomy, type TaxonomyFile } from '@quire/core';
+import { defaultTaxonomy } from '@quire/core';
 import { retag } from '@quire/server/topics/retag';
-import { taggingSnapshot, twinStores } from '../src/harness/twin-stores.ts';
+import { changedTaxonomy, taggingSnapshot, twinStores } from '../src/harness/twin-stores.ts';
 
 // A large re-tag tags its pages in worker threads while its own thread reads and writes the store; each
 // thread compiles the engine from the same statistics, so the rows written are those of tagging here.
@@ -9,19 +9,6 @@ import { taggingSnapshot, twinStores } from '../src/harness/twin-stores.ts';
 const PAGE = 50;
 
 const stores = twinStores('retag-threads', ['threaded', 'here']);
-
-/** The default taxonomy with one definition changed and given exemplars from the store. */
-function changedTaxonomy(exemplars: string[]): Taxonomy {
-  // The built-in version kept: a new one would change every topic's hash (see topics.test.ts).
-  const file = JSON.parse(
-    JSON.stringify({ version: defaultTaxonomy().version, topics: defaultTaxonomy().topics }),
-  ) as TaxonomyFile;
-  const video = file.topics.find((x) => x.slug === 'video-generation');
-  if (!video) throw new Error('the taxonomy lacks video-generation');
-  video.definition.exemplars = exemplars;
-  video.definition.threshold = (video.definition.threshold ?? 3) + 1;
-  return loadTaxonomy(file);
-}
 
 const report = (r: Awaited<ReturnType<typeof retag>>) => ({ ...r, durationMs: 0 });
 

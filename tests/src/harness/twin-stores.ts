@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { defaultTaxonomy, loadTaxonomy, type Taxonomy, type TaxonomyFile } from '@quire/core';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { openStore, type Store } from '@quire/server/store/open-store';
 import { listingsDir } from '../paths.ts';
@@ -65,4 +66,21 @@ export function taggingSnapshot(store: Store) {
     stale: rows('SELECT paper_id FROM papers_to_tag ORDER BY paper_id'),
     state: rows('SELECT topic, definition_hash FROM topic_state ORDER BY topic'),
   };
+}
+
+/**
+ * The default taxonomy with video-generation's definition changed and given `exemplars` from the store, and
+ * the `removed` topics left out: a re-tag then re-runs that topic over every paper and drops the others.
+ */
+export function changedTaxonomy(exemplars: string[], removed: readonly string[] = []): Taxonomy {
+  // The built-in version kept: a new one would change every topic's hash (see topics.test.ts).
+  const file = JSON.parse(
+    JSON.stringify({ version: defaultTaxonomy().version, topics: defaultTaxonomy().topics }),
+  ) as TaxonomyFile;
+  const video = file.topics.find((x) => x.slug === 'video-generation');
+  if (!video) throw new Error('the taxonomy lacks video-generation');
+  video.definition.exemplars = exemplars;
+  video.definition.threshold = (video.definition.threshold ?? 3) + 1;
+  file.topics = file.topics.filter((x) => !removed.includes(x.slug));
+  return loadTaxonomy(file);
 }
