@@ -12,7 +12,7 @@ import { HarvestElection } from './cluster/harvest-election.ts';
 import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchThread } from './search/search-thread.ts';
-import { QuireError } from './errors.ts';
+import { QuireError, errorMessage } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
 import { withGroupsOnPostgres, type GroupsOnPostgres } from './store/groups-on-postgres.ts';
 import type { NodeCluster } from './cluster/node-cluster.ts';
@@ -113,7 +113,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   const refreshTags = async (): Promise<void> => {
     const run = tags.retag().then(
       () => {},
-      (err: unknown) => log(`tags: ${err instanceof Error ? err.message : String(err)}`),
+      (err: unknown) => log(`tags: ${errorMessage(err)}`),
     );
     // While the start-up run tags the whole store, a fetched paper would wait for all of it: answer with
     // the paper now; its tags follow when that run and this one are done.

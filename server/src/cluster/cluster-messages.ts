@@ -1,5 +1,6 @@
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
+import { errorMessage } from '../errors.ts';
 
 /*
  * What nodes tell each other about one group over Redis (its channel, `quire:sync:<groupId>`). Binary
@@ -76,7 +77,7 @@ export function decodeClusterMessage(channel: string, data: Uint8Array): Cluster
     return message;
   } catch (err) {
     if (err instanceof MalformedClusterMessage) throw err;
-    throw new MalformedClusterMessage(err instanceof Error ? err.message : String(err));
+    throw new MalformedClusterMessage(errorMessage(err));
   }
 }
 

@@ -2,6 +2,7 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { errorMessage } from '../errors.ts';
 
 /** Top-level message types of the y-websocket protocol (the first varUint of every frame). */
 export const MESSAGE_SYNC = 0;
@@ -34,7 +35,7 @@ export function readClientMessage(frame: Uint8Array): ClientMessage {
     return message;
   } catch (err) {
     if (err instanceof MalformedMessage) throw err;
-    throw new MalformedMessage(err instanceof Error ? err.message : String(err));
+    throw new MalformedMessage(errorMessage(err));
   }
 }
 
@@ -65,7 +66,7 @@ export function updateHasContent(update: Uint8Array): boolean {
   try {
     decoded = Y.decodeUpdate(update);
   } catch (err) {
-    throw new MalformedMessage(`undecodable update: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MalformedMessage(`undecodable update: ${errorMessage(err)}`);
   }
   return decoded.structs.length > 0 || decoded.ds.clients.size > 0;
 }
@@ -79,7 +80,7 @@ export function wantsWholeState(doc: Y.Doc, stateVector: Uint8Array): boolean {
   try {
     known = Y.decodeStateVector(stateVector);
   } catch (err) {
-    throw new MalformedMessage(`bad state vector: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MalformedMessage(`bad state vector: ${errorMessage(err)}`);
   }
   for (const [client, clock] of known) if (clock > 0 && Y.getState(doc.store, client) > 0) return false;
   return true;
@@ -91,7 +92,7 @@ export function syncStep2Message(doc: Y.Doc, stateVector: Uint8Array): Uint8Arra
   try {
     diff = Y.encodeStateAsUpdate(doc, stateVector);
   } catch (err) {
-    throw new MalformedMessage(`bad state vector: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MalformedMessage(`bad state vector: ${errorMessage(err)}`);
   }
   const encoder = encoding.createEncoder();
   encoding.writeVarUint(encoder, MESSAGE_SYNC);
@@ -140,7 +141,7 @@ export function readPresenceEntries(update: Uint8Array): PresenceEntry[] {
     return entries;
   } catch (err) {
     if (err instanceof MalformedMessage) throw err;
-    throw new MalformedMessage(`bad awareness update: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MalformedMessage(`bad awareness update: ${errorMessage(err)}`);
   }
 }
 
@@ -151,9 +152,7 @@ export function checkPresenceJson(entry: PresenceEntry): void {
   try {
     JSON.parse(utf8.decode(entry.json));
   } catch (err) {
-    throw new MalformedMessage(
-      `bad presence state of client ${entry.clientId}: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new MalformedMessage(`bad presence state of client ${entry.clientId}: ${errorMessage(err)}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors.ts';
 /**
  * A token bucket: up to `burst` messages at once, refilled at `perSecond`. A reconnecting client sends a
  * few messages in a row (sync step 1, step 2, awareness) and typing sends short bursts, so the burst is
@@ -110,7 +111,7 @@ export class SharedLimit {
     } catch (err) {
       if (!this.outage) {
         this.outage = true;
-        this.onOutage(err instanceof Error ? err.message : String(err));
+        this.onOutage(errorMessage(err));
       }
       return local.take();
     }

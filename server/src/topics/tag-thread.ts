@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
-import { QuireError } from '../errors.ts';
+import { QuireError, errorMessage } from '../errors.ts';
 import { startWorker } from '../threads/start-worker.ts';
 import type { RetagReport } from './retag.ts';
 import type { TagReply, TagWorkerData } from './tag-thread-messages.ts';
@@ -157,7 +157,7 @@ export class TagThread {
             this.#onTagged(reply.report);
           }
         } catch (err) {
-          this.#log(`tags: after tagging: ${err instanceof Error ? err.message : String(err)}`);
+          this.#log(`tags: after tagging: ${errorMessage(err)}`);
         } finally {
           // Whatever the follow-up did, the run is over: the server must not stay warming for ever.
           run.resolve(reply.report);
