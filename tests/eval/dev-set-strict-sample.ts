@@ -1,6 +1,8 @@
 /**
- * Draws the third development sample: `tsx tests/eval/dev-set-3-sample.ts OUT_DIR` writes judging batches
- * (corpus text: never committed; OUT_DIR from `mktemp -d`). Its judgments become dev-set-taxonomy-3.jsonl.
+ * Draws a strictly judged development sample: `tsx tests/eval/dev-set-strict-sample.ts SET OUT_DIR` writes
+ * judging batches (corpus text: never committed; OUT_DIR from `mktemp -d`). SET `dev3` drew the third sample
+ * (dev-set-taxonomy-3.jsonl), `dev4` the fourth (dev-set-taxonomy-4.jsonl); each leaves out every paper
+ * judged before it, so `dev3` drawn again today gives other papers than it first did.
  *
  * Drawn as the locked set's precision papers were (locked-set-sample.ts): papers uniformly from the corpus,
  * each with candidate topics — the engine of the day's tags with their ancestors and every topic whose core
@@ -24,13 +26,18 @@ import {
   seededRandom,
 } from './recall-pools.ts';
 
-const SEED = 20_261_203;
-const PAPERS = 150;
-const BATCHES = 6;
+const SETS = {
+  dev3: { seed: 20_261_203, papers: 150, batches: 6 },
+  dev4: { seed: 20_261_204, papers: 210, batches: 3 },
+} as const;
 
-const out = process.argv[2];
-if (!out)
-  throw new Error('Name the folder for the batches: tsx tests/eval/dev-set-3-sample.ts "$(mktemp -d)"');
+const [setName, out] = process.argv.slice(2);
+const set = SETS[setName as keyof typeof SETS] as (typeof SETS)[keyof typeof SETS] | undefined;
+if (!set || !out)
+  throw new Error(
+    `Name the set (${Object.keys(SETS).join(' or ')}) and the folder for the batches: tsx tests/eval/dev-set-strict-sample.ts dev4 "$(mktemp -d)"`,
+  );
+const { seed: SEED, papers: PAPERS, batches: BATCHES } = set;
 const here = dirname(fileURLToPath(import.meta.url));
 
 // Ids only: the labels of the locked sets are never read.
@@ -74,7 +81,7 @@ for (let b = 0; b < BATCHES; b++) {
     })
     .join('\n');
   writeFileSync(
-    join(out, `dev3-${b + 1}.md`),
+    join(out, `${setName}-${b + 1}.md`),
     `# Development batch ${b + 1}: ${mine.length} papers\n\n${text}`,
   );
   const extract = [...named].sort().map((s) => sections.get(s) ?? `## ${s} — (no section)`);
