@@ -9,6 +9,7 @@ import {
   type Taxonomy,
 } from '@quire/core';
 import { taggableCorpus } from './eval-corpus.ts';
+import { printJudgedTopicCounts } from './judged-topic-counts.ts';
 import { inRlAgentsPool } from './rl-agents-pool.ts';
 import {
   devRecallFigures,
@@ -204,6 +205,16 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     devTaxonomy3.length > 0
       ? devTaxonomyFigures(devTaxonomy3, byId, predictions, 'third taxonomy-wide development sample')
       : null;
+  // What the judges themselves give a paper, the yardstick for the tags-per-paper goal: aggregates of
+  // labels only, so the locked set's line says nothing about any item or the engine.
+  console.log('');
+  const judgedCounts: Record<string, unknown> = {};
+  for (const [name, set] of [
+    ['first taxonomy-wide sample', devTaxonomy],
+    ['second (lenient) sample', devTaxonomy2],
+    ['third (strict) sample', devTaxonomy3],
+  ] as const)
+    if (set.length > 0) judgedCounts[name] = printJudgedTopicCounts(name, set, taxonomy);
   const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
   const devPools = devRecall2.length > 0 ? devRecallFigures(devRecall2, papers, predictions) : null;
   // Topics outside the evaluation's twenty, sampled from their pools for tuning (llm-agent-training: the
@@ -220,6 +231,12 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
   if (devOnly) console.log('\nlocked sets left out (EVAL_DEV_ONLY is set)');
   const locked = devOnly ? [] : loadLocked(/^locked-set\.jsonl$/);
   const lockedFigures = locked.length > 0 ? lockedSetFigures(locked, papers, predictions) : null;
+  if (locked.length > 0)
+    judgedCounts['locked set'] = printJudgedTopicCounts(
+      'locked set (precision papers)',
+      locked.filter((j) => j.set === 'precision'),
+      taxonomy,
+    );
   const rlAgents = devOnly ? [] : loadLocked(/^locked-rl-agents\.jsonl$/);
   const rlAgentsWide =
     rlAgents.length > 0 ? rlAgentsFigures(rlAgents, papers, inRlAgentsPool, predictions) : null;
@@ -228,6 +245,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     dev: devFigures,
     ...(oldTest ? { firstTestSet: oldTest } : {}),
     tagsPerPaper: distribution,
+    judgedTopicsPerPaper: judgedCounts,
     ...(devWide ? { devTaxonomy: devWide } : {}),
     ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
     ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
