@@ -363,6 +363,8 @@ export function devTaxonomyFigures(
   byId: ReadonlyMap<string, TaggablePaper>,
   predict: Predictions,
   name = 'taxonomy-wide development sample',
+  /** False for a sample kept as a fresh check: its misses are not printed even under EVAL_VERBOSE. */
+  listMisses = true,
 ): Record<string, unknown> {
   const labels = consensus(judgments);
   const ids = [...new Set(judgments.map((j) => j.paper))];
@@ -409,7 +411,7 @@ export function devTaxonomyFigures(
       `(${tags} tags); one drawn tag per paper ${formatInterval(one)} (${drawn}); ` +
       `recall of judged-in topics (with implied parents) ${formatInterval(r)} (${inTopic})`,
   );
-  if (process.env.EVAL_VERBOSE) for (const m of misses.sort()) console.log(`  ${m}`);
+  if (process.env.EVAL_VERBOSE && listMisses) for (const m of misses.sort()) console.log(`  ${m}`);
   return {
     papers: ids.length,
     precision: round3(p.p),

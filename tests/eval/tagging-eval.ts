@@ -205,6 +205,19 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     devTaxonomy3.length > 0
       ? devTaxonomyFigures(devTaxonomy3, byId, predictions, 'third taxonomy-wide development sample')
       : null;
+  // Judged blind on 2026-12-02 the way the locked set was (a Borderline line's label followed), and kept
+  // out of the calibration's and the models' fits: an honest development check until it is tuned on.
+  const devTaxonomy4 = loadLocked(/^dev-set-taxonomy-4\.jsonl$/);
+  const devWide4 =
+    devTaxonomy4.length > 0
+      ? devTaxonomyFigures(
+          devTaxonomy4,
+          byId,
+          predictions,
+          'fourth taxonomy-wide development sample (not fitted on)',
+          false,
+        )
+      : null;
   // What the judges themselves give a paper, the yardstick for the tags-per-paper goal: aggregates of
   // labels only, so the locked set's line says nothing about any item or the engine.
   console.log('');
@@ -213,6 +226,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ['first taxonomy-wide sample', devTaxonomy],
     ['second (lenient) sample', devTaxonomy2],
     ['third (strict) sample', devTaxonomy3],
+    ['fourth sample', devTaxonomy4],
   ] as const)
     if (set.length > 0) judgedCounts[name] = printJudgedTopicCounts(name, set, taxonomy);
   const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
@@ -249,6 +263,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(devWide ? { devTaxonomy: devWide } : {}),
     ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
     ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
+    ...(devWide4 ? { devTaxonomy4: devWide4 } : {}),
     ...(devPools ? { devPools } : {}),
     ...(devPools3 ? { devPools3 } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),

@@ -1,5 +1,5 @@
 /**
- * Draws a strictly judged development sample: `tsx tests/eval/dev-set-strict-sample.ts SET OUT_DIR` writes
+ * Draws a taxonomy-wide development sample: `tsx tests/eval/dev-set-uniform-sample.ts SET OUT_DIR` writes
  * judging batches (corpus text: never committed; OUT_DIR from `mktemp -d`). SET `dev3` drew the third sample
  * (dev-set-taxonomy-3.jsonl), `dev4` the fourth (dev-set-taxonomy-4.jsonl); each leaves out every paper
  * judged before it, so `dev3` drawn again today gives other papers than it first did.
@@ -35,7 +35,7 @@ const [setName, out] = process.argv.slice(2);
 const set = SETS[setName as keyof typeof SETS] as (typeof SETS)[keyof typeof SETS] | undefined;
 if (!set || !out)
   throw new Error(
-    `Name the set (${Object.keys(SETS).join(' or ')}) and the folder for the batches: tsx tests/eval/dev-set-strict-sample.ts dev4 "$(mktemp -d)"`,
+    `Name the set (${Object.keys(SETS).join(' or ')}) and the folder for the batches: tsx tests/eval/dev-set-uniform-sample.ts dev4 "$(mktemp -d)"`,
   );
 const { seed: SEED, papers: PAPERS, batches: BATCHES } = set;
 const here = dirname(fileURLToPath(import.meta.url));
