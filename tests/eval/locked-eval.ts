@@ -63,7 +63,7 @@ function confusion(
 }
 
 /** Cohen's kappa between two judges over the pairs both labelled. */
-function kappa(a: readonly boolean[], b: readonly boolean[]): number {
+export function kappa(a: readonly boolean[], b: readonly boolean[]): number {
   const n = a.length;
   if (n === 0) return NaN;
   let agree = 0;

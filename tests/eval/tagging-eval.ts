@@ -10,6 +10,7 @@ import {
 } from '@quire/core';
 import { taggableCorpus } from './eval-corpus.ts';
 import { printJudgedTopicCounts } from './judged-topic-counts.ts';
+import { printSecondReading } from './second-reading.ts';
 import { inRlAgentsPool } from './rl-agents-pool.ts';
 import {
   devRecallFigures,
@@ -218,6 +219,9 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
           false,
         )
       : null;
+  const secondReading = loadLocked(/^dev-set-taxonomy-4-second\.jsonl$/);
+  const devAgreement4 =
+    secondReading.length > 0 ? printSecondReading('fourth sample', devTaxonomy4, secondReading) : null;
   // What the judges themselves give a paper, the yardstick for the tags-per-paper goal: aggregates of
   // labels only, so the locked set's line says nothing about any item or the engine.
   console.log('');
@@ -264,6 +268,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
     ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
     ...(devWide4 ? { devTaxonomy4: devWide4 } : {}),
+    ...(devAgreement4 ? { devAgreement4 } : {}),
     ...(devPools ? { devPools } : {}),
     ...(devPools3 ? { devPools3 } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
