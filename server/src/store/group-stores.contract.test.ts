@@ -12,7 +12,7 @@ import { openDatabase } from './open-database.ts';
 import { openPgGroupStores, type PgGroupStores } from './pg/open-pg-stores.ts';
 import { migratePg, pgSchemaVersion, PG_MIGRATIONS } from './pg/pg-migrations.ts';
 import { openPgPool } from './pg/pg-pool.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from './pg/throwaway-database.ts';
+import { postgresForTests } from './pg/postgres-for-tests.ts';
 import { SqliteUpdateLog } from './update-log-store.ts';
 
 /*
@@ -30,25 +30,9 @@ interface Engine {
   open(): Promise<{ stores: GroupStores; close(): Promise<void> }>;
 }
 
-const PG_URL = process.env.QUIRE_TEST_DATABASE_URL ?? '';
-const PG_SKIP = PG_URL
-  ? null
-  : (process.env.QUIRE_TEST_POSTGRES_SKIP ??
-    'QUIRE_TEST_DATABASE_URL is not set (npm test starts a throwaway PostgreSQL; by hand: bash scripts/test-services.sh pnpm exec vitest run <file>)');
-if (PG_SKIP) console.warn(`group-stores contract: PostgreSQL tests skipped: ${PG_SKIP}`);
-
-let pgDatabase: ThrowawayDatabase | null = null;
-beforeAll(async () => {
-  if (!PG_SKIP) pgDatabase = await createThrowawayDatabase(PG_URL, 'group-stores');
-});
-afterAll(async () => {
-  await pgDatabase?.drop();
-});
-
-function pgUrl(): string {
-  if (!pgDatabase) throw new Error('the throwaway PostgreSQL database was not created');
-  return pgDatabase.url;
-}
+const postgres = postgresForTests('group-stores contract');
+beforeAll(() => postgres.create());
+afterAll(() => postgres.drop());
 
 const ENGINES: Engine[] = [
   {
@@ -75,9 +59,9 @@ const ENGINES: Engine[] = [
   },
   {
     name: 'PostgreSQL',
-    skip: PG_SKIP,
+    skip: postgres.skip,
     open: async () => {
-      const opened = await openPgGroupStores(pgUrl());
+      const opened = await openPgGroupStores(postgres.url());
       return { stores: opened, close: () => opened.close() };
     },
   },
@@ -290,12 +274,15 @@ describe.each(ENGINES)('group stores on $name', (engine) => {
 });
 
 // What only PostgreSQL is for: several nodes over one database. Two stores over two pools stand for two nodes.
-describe.skipIf(PG_SKIP !== null)('group stores on PostgreSQL, two nodes', () => {
+describe.skipIf(postgres.skip !== null)('group stores on PostgreSQL, two nodes', () => {
   let nodeA: PgGroupStores;
   let nodeB: PgGroupStores;
   beforeAll(async () => {
     // Both open (and migrate) at once, as nodes started together do.
-    [nodeA, nodeB] = await Promise.all([openPgGroupStores(pgUrl()), openPgGroupStores(pgUrl())]);
+    [nodeA, nodeB] = await Promise.all([
+      openPgGroupStores(postgres.url()),
+      openPgGroupStores(postgres.url()),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([nodeA.close(), nodeB.close()]);
@@ -308,11 +295,12 @@ describe.skipIf(PG_SKIP !== null)('group stores on PostgreSQL, two nodes', () =>
   }
 
   it('migrates an empty database once when several nodes start on it at once', async () => {
-    const fresh = await createThrowawayDatabase(PG_URL, 'migrate-race');
+    const fresh = postgresForTests('migrate-race');
+    await fresh.create();
     try {
-      const nodes = await Promise.all([1, 2, 3].map(() => openPgGroupStores(fresh.url)));
+      const nodes = await Promise.all([1, 2, 3].map(() => openPgGroupStores(fresh.url())));
       await Promise.all(nodes.map((n) => n.close()));
-      const pool = await openPgPool(fresh.url);
+      const pool = await openPgPool(fresh.url());
       try {
         expect(await pgSchemaVersion(pool)).toBe(PG_MIGRATIONS.length);
         const again = await migratePg(pool);

@@ -3,7 +3,7 @@ import type { PaperEntity } from '@quire/core';
 /** SQL for the papers tables, kept apart from the store logic so the queries read as one list. */
 
 /** `papers`' columns in the order `paperRowValues` gives them. */
-const PAPER_COLUMN_LIST = [
+export const PAPER_COLUMN_LIST = [
   'id',
   'title',
   'abstract',

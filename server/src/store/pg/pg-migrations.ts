@@ -1,5 +1,6 @@
 import { QuireError, errorMessage } from '../../errors.ts';
 import type { Migration, MigrationResult } from '../migrations.ts';
+import { CREATE_PAPERS } from './pg-paper-queries.ts';
 import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
 
 /*
@@ -77,6 +78,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'calendar-feeds', sql: CREATE_CALENDAR_FEEDS },
   { name: 'invite-inviter', sql: INVITE_INVITER },
   { name: 'migrate-progress', sql: MIGRATE_PROGRESS },
+  { name: 'papers', sql: CREATE_PAPERS },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `
