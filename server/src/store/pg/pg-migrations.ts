@@ -1,6 +1,7 @@
 import { QuireError, errorMessage } from '../../errors.ts';
 import type { Migration, MigrationResult } from '../migrations.ts';
 import { CREATE_PAPERS } from './pg-paper-queries.ts';
+import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
 import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
 
 /*
@@ -79,6 +80,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'invite-inviter', sql: INVITE_INVITER },
   { name: 'migrate-progress', sql: MIGRATE_PROGRESS },
   { name: 'papers', sql: CREATE_PAPERS },
+  { name: 'tags-and-counts', sql: CREATE_TAGS_AND_COUNTS },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `
