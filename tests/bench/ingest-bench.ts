@@ -73,7 +73,10 @@ export async function runIngestBench(): Promise<Record<string, unknown>> {
       for (const [i, page] of pages.entries()) {
         const parsed = parseOaiResponse(page);
         const batch = parsed.records.map((r) => normalisePaper(r.paper));
-        target.storeBatches([{ papers: batch, countsAsListing: true }], { key: 'bench', value: { page: i } });
+        await target.storeBatches([{ papers: batch, countsAsListing: true }], {
+          key: 'bench',
+          value: { page: i },
+        });
       }
       ingestMs = Math.min(ingestMs, performance.now() - t);
       pageStore.close();

@@ -136,7 +136,7 @@ describe('OAI-PMH harvest from the replay server', () => {
           },
         }),
       ).rejects.toThrow('stop half way');
-      const checkpoint = target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw'));
+      const checkpoint = await target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw'));
       expect(checkpoint?.completed).toBe(false);
       expect(checkpoint?.pages).toBe(5);
       expect(t.store.papers.count()).toBe(5 * 2000);
@@ -298,7 +298,7 @@ describe('OAI-PMH faults', () => {
       expect(first).toBeInstanceOf(QuireError);
       expect((first as QuireError).code).toBe('malformed-xml');
       expect(t.store.papers.count()).toBe(400);
-      expect(target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw'))?.pages).toBe(2);
+      expect((await target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw')))?.pages).toBe(2);
       expect(t.store.state.lastIngest('harvest')?.status).toBe('failed');
 
       const second = await harvestOai({

@@ -33,8 +33,8 @@ export async function fetchPaper(idOrUrl: string, options: FetchPaperOptions): P
       `arXiv has no paper ${id}. Check the id (e.g. 2604.12345 or hep-th/9901001).`,
     );
   const paper = normalisePaper(entry);
-  const counts = options.target.storeBatches([{ papers: [paper], countsAsListing: true }], null);
-  options.target.logIngest({
+  const counts = await options.target.storeBatches([{ papers: [paper], countsAsListing: true }], null);
+  await options.target.logIngest({
     kind: 'fetch',
     source: `api ${options.apiUrl} ${id}`,
     startedAt,

@@ -72,7 +72,7 @@ export class HarvestScheduler {
         signal: this.abort.signal,
       });
       const hasCheckpoint =
-        options.target.getCheckpoint(oaiCheckpointKey(options.oaiSet, DEFAULT_OAI_PREFIX)) !== null;
+        (await options.target.getCheckpoint(oaiCheckpointKey(options.oaiSet, DEFAULT_OAI_PREFIX))) !== null;
       const today = this.now().toISOString().slice(0, 10);
       const oai = await harvestOai({
         baseUrl: options.oaiUrl,

@@ -2,6 +2,7 @@ import type { PaperEntity } from '@quire/core';
 import type { IngestLogEntry } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
 import type { UpsertCounts } from '../store/paper-store.ts';
+import { settled } from '../store/settled.ts';
 
 export type { UpsertCounts } from '../store/paper-store.ts';
 
@@ -11,9 +12,12 @@ export type { UpsertCounts } from '../store/paper-store.ts';
  */
 export interface HarvestTarget {
   /** Upserts every batch and saves the checkpoint in one transaction. */
-  storeBatches(batches: PaperBatch[], checkpoint: { key: string; value: unknown } | null): UpsertCounts;
-  getCheckpoint<T>(key: string): T | null;
-  logIngest(entry: IngestLogEntry): void;
+  storeBatches(
+    batches: PaperBatch[],
+    checkpoint: { key: string; value: unknown } | null,
+  ): Promise<UpsertCounts>;
+  getCheckpoint<T>(key: string): Promise<T | null>;
+  logIngest(entry: IngestLogEntry): Promise<void>;
 }
 
 export interface PaperBatch {
@@ -32,27 +36,32 @@ export function addCounts(a: UpsertCounts, b: UpsertCounts): UpsertCounts {
   };
 }
 
+/** The target on SQLite: the node's own file. */
 export function harvestTarget(store: Store): HarvestTarget {
   return {
     storeBatches(batches, checkpoint) {
-      return store.transaction(() => {
-        let counts = ZERO_COUNTS;
-        for (const batch of batches) {
-          if (batch.papers.length === 0) continue;
-          counts = addCounts(
-            counts,
-            store.papers.upsertBatch(batch.papers, { countsAsListing: batch.countsAsListing }),
-          );
-        }
-        if (checkpoint) store.state.setCheckpoint(checkpoint.key, checkpoint.value);
-        return counts;
-      });
+      return settled(() =>
+        store.transaction(() => {
+          let counts = ZERO_COUNTS;
+          for (const batch of batches) {
+            if (batch.papers.length === 0) continue;
+            counts = addCounts(
+              counts,
+              store.papers.upsertBatch(batch.papers, { countsAsListing: batch.countsAsListing }),
+            );
+          }
+          if (checkpoint) store.state.setCheckpoint(checkpoint.key, checkpoint.value);
+          return counts;
+        }),
+      );
     },
-    getCheckpoint<T>(key: string): T | null {
-      return store.state.getCheckpoint<T>(key) ?? null;
+    getCheckpoint<T>(key: string): Promise<T | null> {
+      return settled(() => store.state.getCheckpoint<T>(key) ?? null);
     },
     logIngest(entry) {
-      store.state.logIngest(entry);
+      return settled(() => {
+        store.state.logIngest(entry);
+      });
     },
   };
 }

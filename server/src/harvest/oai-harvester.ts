@@ -72,7 +72,7 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
   const now = options.now ?? (() => new Date());
   const key = oaiCheckpointKey(set, prefix);
   const startedAt = now();
-  const saved = options.target.getCheckpoint<OaiCheckpoint>(key);
+  const saved = await options.target.getCheckpoint<OaiCheckpoint>(key);
 
   let state: OaiCheckpoint;
   let resumed = false;
@@ -124,7 +124,7 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
       if (page.error?.code === 'noRecordsMatch') {
         report.nothingNew = report.records === 0;
         state = { ...state, resumptionToken: null, completed: true };
-        options.target.storeBatches([], { key, value: state });
+        await options.target.storeBatches([], { key, value: state });
         break;
       }
       if (page.error) {
@@ -156,7 +156,10 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
         records: state.records + page.records.length,
         completed: token === null,
       };
-      const counts = options.target.storeBatches([{ papers, countsAsListing: true }], { key, value: state });
+      const counts = await options.target.storeBatches([{ papers, countsAsListing: true }], {
+        key,
+        value: state,
+      });
       report.pages += 1;
       report.records += page.records.length;
       report.counts = addCounts(report.counts, counts);
@@ -164,11 +167,11 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
       options.onPage?.(report);
       if (token === null) break;
     }
-    logRun(options, startedAt, now(), report, 'ok');
+    await logRun(options, startedAt, now(), report, 'ok');
     return report;
   } catch (err) {
     report.errors.push(errorMessage(err));
-    logRun(options, startedAt, now(), report, 'failed');
+    await logRun(options, startedAt, now(), report, 'failed');
     throw err;
   }
 }
@@ -222,8 +225,8 @@ function logRun(
   finishedAt: Date,
   report: OaiHarvestReport,
   status: 'ok' | 'failed',
-): void {
-  options.target.logIngest({
+): Promise<void> {
+  return options.target.logIngest({
     kind: 'harvest',
     source: `oai-pmh ${options.baseUrl} set=${options.set ?? 'cs'}`,
     startedAt,

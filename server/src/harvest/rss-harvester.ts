@@ -90,18 +90,18 @@ export async function harvestRss(options: RssHarvestOptions): Promise<RssHarvest
     const key = rssCheckpointKey(options.categories);
     const checkpoint: RssCheckpoint = { feedDate: feed.pubDate, items: feed.items.length };
     // Both kinds in one transaction with the checkpoint: the feed is stored whole or not at all.
-    report.counts = options.target.storeBatches(
+    report.counts = await options.target.storeBatches(
       [
         { papers: listed, countsAsListing: true },
         { papers: replaced, countsAsListing: false },
       ],
       { key, value: checkpoint },
     );
-    log('ok');
+    await log('ok');
     return report;
   } catch (err) {
     report.errors.push(errorMessage(err));
-    log('failed');
+    await log('failed');
     throw err;
   }
 }
