@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { defaultTaxonomy } from '@quire/core';
 import { DEFAULT_CONFIG, configFromEnv } from '../config.ts';
 import { QuireError, errorMessage } from '../errors.ts';
 import { importPaths, type ImportReport } from '../ingest/import-dumps.ts';
@@ -54,6 +55,8 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
       batchSize: args.batchSize,
       maxLineBytes: limits.importMaxLineBytes,
       maxXmlBytes: limits.importMaxXmlBytes,
+      // Tagged as imported where that gives the re-tag's tags; the re-tag below does the rest.
+      ...(args.tag ? { tagWith: defaultTaxonomy() } : {}),
       onProgress: (progress) => bar.update(progress),
       onFileDone: (file) => bar.fileDone(file),
       onResume: (path, afterLine) =>
@@ -145,6 +148,14 @@ export function summarise(report: ImportReport, dbPath: string): string {
         `  resumed: ${file.path} after line ${formatCount(file.resumedAfterLine)} (stored by an earlier import that stopped)`,
       );
     }
+  }
+  if (report.tagging) {
+    const { tagged, leftToRetag } = report.tagging;
+    lines.push(
+      leftToRetag === null
+        ? `  tagged:  ${formatCount(tagged)} papers as they were stored`
+        : `  tagged:  none as they were stored (${leftToRetag}): the re-tag tags them`,
+    );
   }
   for (const note of report.notes) lines.push(`  note: ${note}`);
   return lines.join('\n') + '\n';

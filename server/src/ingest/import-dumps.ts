@@ -1,9 +1,10 @@
-import { normalisePaper, type PaperEntity } from '@quire/core';
+import { normalisePaper, type PaperEntity, type Taxonomy } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
 import { parseOaiResponse } from '../sources/oai-pmh.ts';
 import type { IngestErrorNote } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
 import type { KnownTerms } from '../store/search-index-schema.ts';
+import type { KnownTags } from '../store/tag-store.ts';
 import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
 import {
   emptyFileReport,
@@ -30,9 +31,16 @@ import {
 } from './read-dump.ts';
 import type { PreparedLine } from './prepare-lines.ts';
 import { PrepareThread, prepareHere, type LinePreparer } from './prepare-thread.ts';
+import { planImportTagging } from './import-tagging.ts';
 import { splitLines, type LinePosition } from './split-lines.ts';
 
-export type { FileReport, ImportReport, ImportTotals, LineError } from './import-report.ts';
+export type {
+  FileReport,
+  ImportReport,
+  ImportTaggingReport,
+  ImportTotals,
+  LineError,
+} from './import-report.ts';
 export type { ImportProgress } from './import-progress.ts';
 
 export interface ImportOptions {
@@ -54,6 +62,12 @@ export interface ImportOptions {
    * more than it saves.
    */
   prepareThreadFromBytes?: number;
+  /**
+   * Tag the papers with this taxonomy as they are imported, each batch's tags stored in its transaction,
+   * when that gives the tags a re-tag after the import would (see planImportTagging); otherwise, and
+   * without it, imported papers stay stale for the re-tag.
+   */
+  tagWith?: Taxonomy;
   now?: () => Date;
 }
 
@@ -76,6 +90,9 @@ interface ImportContext {
   onResume: ((path: string, afterLine: number) => void) | undefined;
   /** What parses JSON Lines for this run. */
   preparer: () => LinePreparer;
+  /** True when the preparer tags: its tags are then stored with their papers. */
+  tagging: boolean;
+  tagged: number;
 }
 
 /** A JSON Lines file's checkpoint: under which key, for which file, and where this run began. */
@@ -111,6 +128,9 @@ export async function importPaths(
   const { files: candidates, notes } = await expandPaths(paths);
   const bytesTotal = candidates.reduce((sum, file) => sum + file.bytes, 0);
   const inThread = bytesTotal >= (opts.prepareThreadFromBytes ?? DEFAULT_PREPARE_THREAD_FROM_BYTES);
+  const plan = opts.tagWith ? await planImportTagging(store.tags, opts.tagWith, now()) : null;
+  const tagging = plan?.tagging ?? null;
+  const here = prepareHere(tagging);
   // One thread for the whole run, started by its first JSON Lines file.
   const preparing: { thread: PrepareThread | null } = { thread: null };
   const ctx: ImportContext = {
@@ -121,7 +141,9 @@ export async function importPaths(
     now,
     progress: new ProgressTicker(opts.onProgress, now, candidates.length, bytesTotal),
     onResume: opts.onResume,
-    preparer: () => (inThread ? (preparing.thread ??= new PrepareThread()) : prepareHere),
+    preparer: () => (inThread ? (preparing.thread ??= new PrepareThread(tagging)) : here),
+    tagging: tagging !== null,
+    tagged: 0,
   };
   const files: FileReport[] = [];
   try {
@@ -133,7 +155,13 @@ export async function importPaths(
   } finally {
     await preparing.thread?.close();
   }
-  return { files, notes, totals: totalsOf(files), durationMs: now().getTime() - started.getTime() };
+  return {
+    files,
+    notes,
+    totals: totalsOf(files),
+    durationMs: now().getTime() - started.getTime(),
+    ...(plan ? { tagging: { tagged: ctx.tagged, leftToRetag: plan.leftToRetag } } : {}),
+  };
 }
 
 async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise<FileReport> {
@@ -233,6 +261,7 @@ async function importLines(
     const prepared = await batch.prepared;
     const papers: PaperEntity[] = [];
     const known: KnownTerms = new Map();
+    const knownTags: KnownTags | undefined = ctx.tagging ? new Map() : undefined;
     const errors = [...batch.skipped];
     for (const [i, result] of prepared.entries()) {
       if ('error' in result) {
@@ -241,6 +270,7 @@ async function importLines(
       }
       papers.push(result.paper);
       if (result.terms) known.set(result.paper.id, { from: result.paper, terms: result.terms });
+      if (result.tags) knownTags?.set(result.paper.id, { from: result.paper, tags: result.tags });
     }
     for (const error of errors.sort((a, b) => a.line - b.line)) {
       report.skipped++;
@@ -256,6 +286,7 @@ async function importLines(
         else ctx.store.state.setCheckpoint(key, checkpoint);
       },
       known,
+      knownTags,
     );
   };
   for await (const run of splitLines(dump.bytes, ctx.maxLineBytes, position)) {
@@ -306,7 +337,7 @@ async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileRepo
 
 /**
  * Stores `papers` and whatever `alongside` writes in one transaction; progress is told once it committed.
- * `knownTerms`: search terms the prepare thread computed for these papers.
+ * `knownTerms`, `knownTags`: search terms and tags the prepare thread computed for these papers.
  */
 function store(
   ctx: ImportContext,
@@ -314,15 +345,17 @@ function store(
   report: FileReport,
   alongside?: () => void,
   knownTerms?: KnownTerms,
+  knownTags?: KnownTags,
 ): void {
   const counts = ctx.store.transaction(() => {
-    const stored = ctx.store.papers.upsertBatch(papers, { ...AS_LISTING, knownTerms });
+    const stored = ctx.store.papers.upsertBatch(papers, { ...AS_LISTING, knownTerms, knownTags });
     alongside?.();
     return stored;
   });
   report.inserted += counts.inserted;
   report.updated += counts.updated;
   report.unchanged += counts.unchanged;
+  ctx.tagged += counts.tagged ?? 0;
   ctx.progress.addPapers(papers.length);
 }
 

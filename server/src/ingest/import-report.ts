@@ -47,6 +47,16 @@ export interface ImportReport {
   notes: string[];
   totals: ImportTotals;
   durationMs: number;
+  /** Only when the import was asked to tag (ImportOptions.tagWith). */
+  tagging?: ImportTaggingReport;
+}
+
+/** What an import did about tags. */
+export interface ImportTaggingReport {
+  /** Papers tagged as they were stored; the re-tag after the import tags the rest that are stale. */
+  tagged: number;
+  /** Why the import tagged nothing itself, when it was asked to (null when it tagged). */
+  leftToRetag: string | null;
 }
 
 export const MAX_ERRORS_PER_FILE = 100;

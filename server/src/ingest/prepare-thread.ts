@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { CompiledTaxonomy, type CompileOptions, type Taxonomy } from '@quire/core';
 import { QuireError } from '../errors.ts';
 import { startWorker } from '../threads/start-worker.ts';
 import { prepareLines, type PreparedLine } from './prepare-lines.ts';
@@ -8,6 +9,17 @@ const WORKER_ENTRY = new URL('./prepare-worker.ts', import.meta.url);
 export interface PrepareRequest {
   seq: number;
   lines: string[];
+}
+
+/** What the parse thread starts from: with a taxonomy (and its collection statistics), it tags too. */
+export interface PrepareData {
+  tagging: ImportTagging | null;
+}
+
+/** The engine an import tags with, as `new CompiledTaxonomy(taxonomy, stats)` compiles it. */
+export interface ImportTagging {
+  taxonomy: Taxonomy;
+  stats: CompileOptions;
 }
 
 export interface PrepareReply {
@@ -21,11 +33,20 @@ export interface LinePreparer {
   close(): Promise<void>;
 }
 
-/** Prepares on the calling thread, without search terms (the store computes them as it writes). */
-export const prepareHere: LinePreparer = {
-  prepare: (lines) => Promise.resolve(prepareLines(lines, false)),
-  close: () => Promise.resolve(),
-};
+/**
+ * Prepares on the calling thread, without search terms (the store computes them as it writes); tags too
+ * with `tagging`, the engine compiled on first use.
+ */
+export function prepareHere(tagging: ImportTagging | null): LinePreparer {
+  let engine: CompiledTaxonomy | undefined;
+  return {
+    prepare: (lines) => {
+      if (tagging) engine ??= new CompiledTaxonomy(tagging.taxonomy, tagging.stats);
+      return Promise.resolve(prepareLines(lines, false, engine));
+    },
+    close: () => Promise.resolve(),
+  };
+}
 
 interface Waiting {
   resolve(prepared: PreparedLine[]): void;
@@ -36,6 +57,7 @@ interface Waiting {
  * Prepares in a worker thread, search terms included, so that on two cores the parsing and normalising of
  * the next batches and their terms run while this thread writes the current one to SQLite: the writes
  * alone are then the import's pace. Batches are answered in order (one thread, first asked first done).
+ * With a taxonomy it also tags each paper, with an engine compiled once in the thread.
  */
 export class PrepareThread implements LinePreparer {
   readonly #worker: Worker;
@@ -44,8 +66,8 @@ export class PrepareThread implements LinePreparer {
   #failure: QuireError | null = null;
   #closed = false;
 
-  constructor() {
-    this.#worker = startWorker(WORKER_ENTRY, {});
+  constructor(tagging: ImportTagging | null = null) {
+    this.#worker = startWorker(WORKER_ENTRY, { tagging } satisfies PrepareData);
     this.#worker.on('message', (reply: PrepareReply) => {
       const waiting = this.#waiting.get(reply.seq);
       this.#waiting.delete(reply.seq);

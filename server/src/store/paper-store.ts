@@ -22,6 +22,7 @@ import {
 } from './paper-queries.ts';
 import { RowWriter } from './row-writer.ts';
 import { SearchIndexWriter, type KnownTerms } from './search-index-schema.ts';
+import { NewPaperTagWriter, sameTaggedText, type KnownTags, type PaperTagsResult } from './tag-store.ts';
 
 export interface UpsertOptions {
   /**
@@ -34,12 +35,20 @@ export interface UpsertOptions {
    * index is the same without them, written more slowly.
    */
   knownTerms?: KnownTerms;
+  /**
+   * Tags already worked out for these papers (an import tags in its parse thread): written, in this
+   * batch's transaction, for the papers stored here for the first time with the text they were made from;
+   * every other paper stays stale for the re-tag.
+   */
+  knownTags?: KnownTags;
 }
 
 export interface UpsertCounts {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Papers whose `knownTags` were written (only when some were given). */
+  tagged?: number;
 }
 
 export interface PaperStats {
@@ -77,6 +86,7 @@ export class PaperStore {
   readonly #byListingDate: Statement<[string, string], PaperRow>;
   readonly #idsInCategory: Statement<[string], string>;
   readonly #search: SearchIndexWriter;
+  readonly #newTags: NewPaperTagWriter;
 
   constructor(db: Database, options: PaperStoreOptions = {}) {
     this.db = db;
@@ -94,6 +104,7 @@ export class PaperStore {
     this.#byListingDate = db.prepare<[string, string], PaperRow>(SELECT_BY_LISTING_DATE);
     this.#idsInCategory = db.prepare<[string], string>(SELECT_IDS_IN_CATEGORY).pluck();
     this.#search = new SearchIndexWriter(db);
+    this.#newTags = new NewPaperTagWriter(db);
   }
 
   /**
@@ -128,6 +139,7 @@ export class PaperStore {
         due.map((w) => w.paper),
         opts.knownTerms,
       );
+      if (opts.knownTags) counts.tagged = this.#writeKnownTags(due, opts.knownTags);
       return counts;
     });
   }
@@ -164,6 +176,19 @@ export class PaperStore {
     }
     writes.set(paper.id, { paper: merged, storedCategories: stored });
     counts.updated++;
+  }
+
+  /** The known tags of the papers this batch stores for the first time, as made from their stored text. */
+  #writeKnownTags(writes: readonly PendingWrite[], known: KnownTags): number {
+    const results: PaperTagsResult[] = [];
+    for (const { paper, storedCategories } of writes) {
+      const tags = known.get(paper.id);
+      // A paper stored before has tags of its own to replace: the re-tag does that by difference.
+      if (storedCategories !== null || !tags || !sameTaggedText(tags.from, paper)) continue;
+      results.push({ id: paper.id, tags: tags.tags });
+    }
+    this.#newTags.write(results);
+    return results.length;
   }
 
   /** Writes the merged papers and their category rows; names the first paper that cannot be stored. */

@@ -72,8 +72,7 @@ export async function retag(
 ): Promise<RetagReport> {
   const now = options.now ?? (() => new Date());
   const started = now().getTime();
-  const salt = selectionVersion(taxonomy);
-  const current = new Map(taxonomy.topics.map((t) => [t.slug, topicDefinitionHash(taxonomy, t.slug, salt)]));
+  const current = definitionHashes(taxonomy);
   const stored = await store.topicHashes();
   const removed = [...stored.keys()].filter((slug) => !current.has(slug));
   const changed = [...current]
@@ -140,6 +139,12 @@ export async function retag(
     await tagger.close();
   }
   return finish(report, started, now);
+}
+
+/** Each topic's definition hash, as topic_state records the tags were made with. */
+export function definitionHashes(taxonomy: Taxonomy): Map<string, string> {
+  const salt = selectionVersion(taxonomy);
+  return new Map(taxonomy.topics.map((t) => [t.slug, topicDefinitionHash(taxonomy, t.slug, salt)]));
 }
 
 function finish(report: RetagReport, started: number, now: () => Date): RetagReport {
