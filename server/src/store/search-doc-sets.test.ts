@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIELD_BOOSTS, normalisePaper, type PaperEntity } from '@quire/core';
+import type { Database } from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openReadOnlyDatabase } from './open-database.ts';
+import { openStore, type Store } from './open-store.ts';
+import { DocSets } from './search-doc-sets.ts';
+import { SearchIndex, type IndexFilters } from './search-index.ts';
+
+let dir: string;
+let store: Store;
+let readOnly: Database;
+
+function paper(n: number, title: string): PaperEntity {
+  return normalisePaper({
+    id: `2604.${String(10000 + n)}`,
+    title,
+    abstract: `Paper ${n} is about agents.`,
+    authors: ['Ada Lovelace'],
+    categories: ['cs.LG'],
+    listingDate: `2026-04-${String(1 + n).padStart(2, '0')}`,
+  });
+}
+
+const tag = (topic: string, id: string) =>
+  store.db
+    .prepare(`INSERT INTO paper_tags (topic, paper_id, score, evidence) VALUES (?, ?, 1, '[]')`)
+    .run(topic, id);
+
+const inTopic: IndexFilters = {
+  topics: ['rl-for-tool-use'],
+  topicsFrom: 'tags',
+  categories: null,
+  from: null,
+  to: null,
+};
+
+const ranked = (index: SearchIndex) =>
+  index
+    .ranked('"agent"', inTopic, FIELD_BOOSTS, { limit: 10, offset: 0, window: 100 })
+    .rows.map((r) => r.paperId)
+    .sort();
+const newest = (index: SearchIndex) => index.newest('"agent"', inTopic, { limit: 10, offset: 0 });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-doc-sets-'));
+  store = openStore(join(dir, 'quire.db'));
+  store.papers.upsertBatch(
+    [1, 2, 3, 4].map((n) => paper(n, `Agents ${n}`)),
+    { countsAsListing: true },
+  );
+  tag('rl-for-tool-use', '2604.10001');
+  tag('rl-for-tool-use', '2604.10003');
+  tag('imitation-learning', '2604.10002');
+  readOnly = openReadOnlyDatabase(join(dir, 'quire.db'));
+});
+afterEach(() => {
+  readOnly.close();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('topic filters from a set held in memory', () => {
+  it('keeps the papers a probe per match keeps', () => {
+    const index = new SearchIndex(readOnly);
+    const probed = ranked(index);
+    expect(probed).toEqual(['2604.10001', '2604.10003']);
+    // Held, the set is what the search uses from now on.
+    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    expect(DocSets.of(readOnly).has('tags', inTopic.topics ?? [])).toBe(true);
+    expect(ranked(index)).toEqual(probed);
+    expect(newest(index)).toEqual({ ids: ['2604.10003', '2604.10001'], total: 2 });
+  });
+
+  it('is read again once another connection commits, so a paper tagged since is kept', () => {
+    const index = new SearchIndex(readOnly);
+    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    tag('rl-for-tool-use', '2604.10004');
+    expect(DocSets.of(readOnly).has('tags', inTopic.topics ?? [])).toBe(false);
+    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    expect(ranked(index)).toEqual(['2604.10001', '2604.10003', '2604.10004']);
+  });
+
+  it('is read again once its own connection writes', () => {
+    const index = new SearchIndex(store.db);
+    DocSets.of(store.db).numberOf('tags', inTopic.topics ?? []);
+    tag('rl-for-tool-use', '2604.10002');
+    DocSets.of(store.db).numberOf('tags', inTopic.topics ?? []);
+    expect(ranked(index)).toEqual(['2604.10001', '2604.10002', '2604.10003']);
+  });
+
+  it('answers a topic closure the same way', () => {
+    const index = new SearchIndex(readOnly);
+    const closure: IndexFilters = { ...inTopic, topicsFrom: 'closure' };
+    const probed = index.newest('"agent"', closure, { limit: 10, offset: 0 });
+    DocSets.of(readOnly).numberOf('closure', closure.topics ?? []);
+    expect(index.newest('"agent"', closure, { limit: 10, offset: 0 })).toEqual(probed);
+  });
+});
