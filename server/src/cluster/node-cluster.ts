@@ -217,7 +217,7 @@ export class NodeCluster implements DocCluster {
     this.trustKeysAfter = Date.now() + 3 * this.heartbeatMs;
     this.options.log(`sync cluster: Redis is back; catching ${this.members.size} groups up from PostgreSQL`);
     void this.beat();
-    for (const member of this.members.values()) member.catchUp();
+    for (const member of this.members.values()) member.catchUp('reconnect');
   }
 
   private async beat(): Promise<void> {
@@ -250,7 +250,7 @@ export class NodeCluster implements DocCluster {
     for (const member of held) {
       const head = heads.get(member.groupId);
       const through = member.heldThrough();
-      if (head !== undefined && through !== null && head > through) member.catchUp();
+      if (head !== undefined && through !== null && head > through) member.catchUp('head');
     }
   }
 

@@ -2,7 +2,8 @@ import { errorMessage } from '../errors.ts';
 import { SeqTracker } from '../cluster/seq-tracker.ts';
 import type { CloseCode } from '@quire/core';
 import type { DocPeer } from './group-doc.ts';
-import type { ClusterMember, DocCluster, RemoteMessage } from './doc-cluster.ts';
+import type { CatchUpReason, ClusterMember, DocCluster, RemoteMessage } from './doc-cluster.ts';
+import { syncTrace } from './sync-trace.ts';
 
 /**
  * Another node, as one group document sees it: the owner of its clients' presence. It has no socket
@@ -110,10 +111,11 @@ export class ClusterRelay implements ClusterMember {
     if (!tracker || !this.doc.isReady) return;
     switch (message.kind) {
       case 'update':
+        syncTrace?.mark('remote-received', message.update);
         if (tracker.has(message.seq)) return;
         // Marked held only once applied: an update Yjs refuses is read back from the log instead.
         if (this.doc.applyRemoteUpdate(message.update, this.node(message.origin))) tracker.add(message.seq);
-        else this.catchUp();
+        else this.catchUp('refused');
         this.watchGap();
         return;
       case 'compacted':
@@ -132,8 +134,9 @@ export class ClusterRelay implements ClusterMember {
     }
   }
 
-  catchUp(): void {
+  catchUp(reason: CatchUpReason): void {
     if (this.left || !this.tracker) return;
+    syncTrace?.count(`catch-up:${reason}`);
     if (this.reading) {
       this.readAgain = true;
       return;
@@ -143,7 +146,7 @@ export class ClusterRelay implements ClusterMember {
       this.reading = false;
       if (!this.readAgain) return;
       this.readAgain = false;
-      this.catchUp();
+      this.catchUp('again');
     });
   }
 
@@ -167,6 +170,7 @@ export class ClusterRelay implements ClusterMember {
       return;
     }
     if (this.left || !this.doc.isReady) return;
+    syncTrace?.count(`catch-up-rows=${rows.length}`);
     // Every row, even one the document holds: after a compaction the merged row carries rows it lacks.
     for (const row of rows) this.doc.applyRemoteUpdate(row.data, CATCH_UP_ORIGIN);
     const last = rows.at(-1)?.id;
@@ -182,7 +186,7 @@ export class ClusterRelay implements ClusterMember {
     this.gapTimer = setTimeout(() => {
       this.gapTimer = null;
       if (this.left) return;
-      if (tracker.hasGap && tracker.through <= stuckAt) this.catchUp();
+      if (tracker.hasGap && tracker.through <= stuckAt) this.catchUp('gap');
       else this.watchGap();
     }, this.cluster.gapGraceMs);
     this.gapTimer.unref();

@@ -14,12 +14,18 @@ export type RemoteMessage =
   | { kind: 'presence'; origin: string; update: Uint8Array }
   | { kind: 'presence-query'; origin: string };
 
+/**
+ * What made a document read the log: a hole in the numbers that outlasted the grace time, the log's head
+ * ahead of it at a sweep, Redis reconnecting, an update Yjs refused, or rows committed while it read.
+ */
+export type CatchUpReason = 'gap' | 'head' | 'reconnect' | 'refused' | 'again';
+
 /** One node's document of a group, as the cluster drives it. */
 export interface ClusterMember {
   readonly groupId: string;
   receive(message: RemoteMessage): void;
   /** Reads what the log holds past the document's last contiguous row (after a reconnect, or a head ahead). */
-  catchUp(): void;
+  catchUp(reason: CatchUpReason): void;
   /** Every row up to this number is in the document; null while it loads. */
   heldThrough(): number | null;
   /** Nodes whose clients' presence the document holds. */

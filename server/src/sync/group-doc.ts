@@ -16,6 +16,7 @@ import {
 import type { StoredUpdate, UpdateLog } from '../store/update-log-store.ts';
 import { CATCH_UP_ORIGIN, ClusterRelay, RemoteNodePeer, type RelayedDoc } from './cluster-relay.ts';
 import type { DocCluster } from './doc-cluster.ts';
+import { syncTrace } from './sync-trace.ts';
 
 /** An update waiting to be appended, and its caller. */
 interface PendingStore {
@@ -139,6 +140,7 @@ export class GroupDoc implements RelayedDoc {
    * applied with its own sender, so nobody gets their own update back.
    */
   store(from: DocPeer, update: Uint8Array): Promise<void> {
+    syncTrace?.mark('received', update);
     const waiting = this.pendingStores;
     if (waiting) return new Promise((resolve, reject) => waiting.push({ from, update, resolve, reject }));
     const batch: PendingStore[] = [];
@@ -160,14 +162,18 @@ export class GroupDoc implements RelayedDoc {
   private async storeBatch(batch: readonly PendingStore[]): Promise<void> {
     this.readyDoc();
     const row = batch.length === 1 ? batch[0]!.update : Y.mergeUpdates(batch.map((e) => e.update));
+    syncTrace?.mark('append-start', row);
     const id = await this.updates.append(this.groupId, row);
+    syncTrace?.mark('committed', row);
     // Committed: now the other nodes may have it, whatever becomes of this document.
     this.relay?.stored(id, row);
+    if (this.relay) syncTrace?.mark('published', row);
     // Unloaded while the append was out: the update is in the log, and the next load reads it.
     if (this.state !== 'ready' || !this.doc) return;
     this.lastId = id;
     this.rows++;
     for (const entry of batch) Y.applyUpdate(this.doc, entry.update, entry.from);
+    syncTrace?.mark('applied', row);
     if (this.rows >= this.options.compactAfterUpdates) this.scheduleCompaction();
   }
 
@@ -282,6 +288,7 @@ export class GroupDoc implements RelayedDoc {
     if (this.state !== 'ready' || !this.doc) return false;
     try {
       Y.applyUpdate(this.doc, update, origin);
+      if (syncTrace && this.doc.store.pendingStructs) syncTrace.mark('pending', update);
     } catch (err) {
       this.log(
         `sync: group ${this.groupId}: could not apply an update from another node: ${errorMessage(err)}`,
@@ -428,6 +435,8 @@ export class GroupDoc implements RelayedDoc {
     awareness.setLocalState(null); // the server is not a member: it has no presence of its own
     doc.on('update', (update: Uint8Array, origin: unknown) => {
       this.wholeState = null;
+      if (syncTrace && origin instanceof RemoteNodePeer) syncTrace.mark('fanned-out', update);
+      else if (syncTrace && origin === CATCH_UP_ORIGIN) syncTrace.mark('fanned-out-catch-up', update);
       const message = updateMessage(update);
       for (const peer of this.peers) if (peer !== origin) peer.send(message);
     });

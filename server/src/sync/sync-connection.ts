@@ -10,6 +10,7 @@ import {
   type ClientMessage,
 } from './sync-messages.ts';
 import { TokenBucket } from './token-bucket.ts';
+import { syncTrace } from './sync-trace.ts';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
@@ -102,6 +103,7 @@ export class SyncConnection implements DocPeer {
     if (!this.bucket.take()) return this.close(CLOSE_CODES.rateLimited);
     // Shared buckets make a reconnect or a second socket cost the same as staying on one.
     for (const { bucket, code } of this.shared.messages) if (!bucket.take()) return this.close(code);
+    if (syncTrace) traceArrival(frame);
     if (this.queue) this.queue.push(frame);
     else this.enqueue(frame);
   }
@@ -166,6 +168,18 @@ export class SyncConnection implements DocPeer {
         return;
       }
     }
+  }
+}
+
+/** Marks an update's arrival, before it waits for the connection's earlier frames (only when tracing). */
+function traceArrival(frame: Uint8Array): void {
+  try {
+    const message = readClientMessage(frame);
+    if (message.kind === 'update' || message.kind === 'sync-step-2') {
+      syncTrace?.mark('arrived', message.update);
+    }
+  } catch {
+    // Refused when it is handled.
   }
 }
 

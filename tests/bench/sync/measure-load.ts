@@ -51,6 +51,8 @@ export async function measure(
   editsPerSecond: number,
   seconds: number,
   shape: LoadShape,
+  /** Also record every delivery for the servers' trace, and hand the whole result here. */
+  traced?: (result: LoadResult) => void,
 ): Promise<Figures> {
   const peaks = servers.map((s) => s.rssMiB());
   const cpu0 = servers.map((s) => s.cpuSeconds());
@@ -68,6 +70,7 @@ export async function measure(
         editsPerSecond,
         seconds,
         onProgress: (line) => console.log(`  [${label}] ${line}`),
+        traceDeliveries: traced !== undefined,
       },
       shape.threads,
     );
@@ -75,6 +78,7 @@ export async function measure(
     clearInterval(sampler);
   }
   sample();
+  traced?.(result);
   const wall = (performance.now() - t0) / 1000;
   // process.cpuUsage covers every thread of this process, so the worker threads' clients are counted.
   const clientUsage = process.cpuUsage(client0);

@@ -4,11 +4,16 @@
  * the nodes so most deliveries cross nodes; and, in the same run, under the same load, one node on SQLite
  * and one node on PostgreSQL without Redis. The services are the throwaway ones of scripts/test-services.sh.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
 import { startQuireProcess, type ServerProcess } from './bench-servers.ts';
 import { startBenchServices, type BenchServices } from './bench-services.ts';
 import { measure, round, type Figures, type LoadShape } from './measure-load.ts';
+import type { LoadResult } from './sync-load.ts';
 import { createQuireRooms } from './quire-rooms.ts';
+import { traceBreakdown, type Breakdown } from './trace-breakdown.ts';
 
 export interface NodesBenchOptions extends LoadShape {
   nodes: number;
@@ -19,6 +24,12 @@ export interface NodesBenchOptions extends LoadShape {
 
 /** Cross-node p99 may be this many times the single node's (issue 13). */
 const P99_TARGET = 2;
+/**
+ * SYNC_BENCH_TRACE=1: the PostgreSQL setups' servers trace each update's steps (QUIRE_SYNC_TRACE) and the
+ * bench prints where a delivery's time goes (trace-breakdown.ts). Off by default: tracing costs the
+ * servers a little, so the figures compared with the targets come from untraced runs.
+ */
+const TRACE = process.env.SYNC_BENCH_TRACE === '1';
 
 export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string, unknown>> {
   const offered = o.groups * o.clientsPerRoom * o.editsPerSecond;
@@ -37,22 +48,34 @@ export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string
   try {
     const sqlite = await runSetup('1 node, SQLite', o, () => startQuireProcess().then((s) => [s]));
     const pgUrl = await database('bench_sync_one');
-    const onePg = await runSetup('1 node, PostgreSQL (no Redis)', o, () =>
-      startQuireProcess({ QUIRE_DATABASE_URL: pgUrl }).then((s) => [s]),
+    const breakdowns: Record<string, Breakdown> = {};
+    const onePg = await runSetup(
+      '1 node, PostgreSQL (no Redis)',
+      o,
+      (env) => startQuireProcess({ QUIRE_DATABASE_URL: pgUrl, ...env }).then((s) => [s]),
+      (b) => (breakdowns.postgres = b),
     );
     const sharedUrl = await database('bench_sync_nodes');
-    const nodes = await runSetup(`${o.nodes} nodes, PostgreSQL + Redis`, o, () =>
-      startNodes(o.nodes, sharedUrl, services),
+    const nodes = await runSetup(
+      `${o.nodes} nodes, PostgreSQL + Redis`,
+      o,
+      (env) => startNodes(o.nodes, sharedUrl, services, env),
+      (b) => (breakdowns.cluster = b),
     );
-    return summarise(o, { sqlite, onePg, nodes });
+    return { ...summarise(o, { sqlite, onePg, nodes }), ...(TRACE ? { breakdowns } : {}) };
   } finally {
     for (const db of databases) await db.drop().catch(() => undefined);
     await services.stop();
   }
 }
 
-async function startNodes(n: number, databaseUrl: string, services: BenchServices): Promise<ServerProcess[]> {
-  const env = { QUIRE_DATABASE_URL: databaseUrl, QUIRE_REDIS_URL: services.redisUrl };
+async function startNodes(
+  n: number,
+  databaseUrl: string,
+  services: BenchServices,
+  traceEnv: Record<string, string>,
+): Promise<ServerProcess[]> {
+  const env = { QUIRE_DATABASE_URL: databaseUrl, QUIRE_REDIS_URL: services.redisUrl, ...traceEnv };
   const started = await Promise.allSettled(Array.from({ length: n }, () => startQuireProcess(env)));
   const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
@@ -63,17 +86,35 @@ async function startNodes(n: number, databaseUrl: string, services: BenchService
   return up;
 }
 
+/** With `traced` and SYNC_BENCH_TRACE=1, the servers trace and the breakdown goes to `traced`. */
 async function runSetup(
   label: string,
   o: NodesBenchOptions,
-  start: () => Promise<ServerProcess[]>,
+  start: (env: Record<string, string>) => Promise<ServerProcess[]>,
+  traced?: (breakdown: Breakdown) => void,
 ): Promise<Figures> {
-  const servers = await start();
+  const traceDir = TRACE && traced ? mkdtempSync(join(tmpdir(), 'quire-sync-trace-')) : null;
+  const servers = await start(traceDir ? { QUIRE_SYNC_TRACE: traceDir } : {});
+  let result: LoadResult | null = null;
   try {
     const rooms = await createQuireRooms(`http://127.0.0.1:${servers[0]!.port}`, o.groups);
-    return await measure(label, servers, rooms, o.editsPerSecond, o.seconds, o);
+    const keep = traceDir ? (r: LoadResult) => (result = r) : undefined;
+    return await measure(label, servers, rooms, o.editsPerSecond, o.seconds, o, keep);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
+    // After the stop: each server writes the rest of its trace as it exits.
+    const trace = (result as LoadResult | null)?.trace;
+    if (traceDir && trace && traced) {
+      traced(
+        traceBreakdown(
+          label,
+          traceDir,
+          servers.map((s) => s.pid),
+          trace,
+        ),
+      );
+    }
+    if (traceDir) rmSync(traceDir, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { LoadOptions, LoadResult } from './sync-load.ts';
+import type { DeliveryTrace, LoadOptions, LoadResult } from './sync-load.ts';
 
 type WorkerMessage = { kind: 'progress'; line: string } | { kind: 'result'; result: LoadResult };
 
@@ -45,6 +45,19 @@ export async function runLoadOnThreads(options: LoadOptions, threads: number): P
     missingUpdates: results.reduce((n, r) => n + r.missingUpdates, 0),
     divergedClients: results.reduce((n, r) => n + r.divergedClients, 0),
     settleSeconds: Math.max(...results.map((r) => r.settleSeconds)),
+    ...(options.traceDeliveries ? { trace: joinedTrace(results.map((r) => r.trace)) } : {}),
+  };
+}
+
+function joinedTrace(parts: (DeliveryTrace | undefined)[]): DeliveryTrace {
+  const of = (column: keyof DeliveryTrace) => joined(parts.map((p) => p?.[column] ?? new Float64Array()));
+  return {
+    client: of('client'),
+    clock: of('clock'),
+    sentAt: of('sentAt'),
+    receivedAt: of('receivedAt'),
+    senderNode: of('senderNode'),
+    receiverNode: of('receiverNode'),
   };
 }
 

@@ -19,6 +19,22 @@ export interface LoadOptions {
   editsPerSecond: number;
   seconds: number;
   onProgress?: (line: string) => void;
+  /** Record every delivery's Yjs id and times for the servers' trace (QUIRE_SYNC_TRACE, trace-breakdown.ts). */
+  traceDeliveries?: boolean;
+}
+
+/**
+ * Every delivery, column by column: the edit's Yjs client id and clock (what the servers' trace names),
+ * when it was sent and received on the machine's clock (performance.timeOrigin + now, in ms, comparable
+ * with the server processes' trace), and the sender's and receiver's nodes.
+ */
+export interface DeliveryTrace {
+  client: Float64Array;
+  clock: Float64Array;
+  sentAt: Float64Array;
+  receivedAt: Float64Array;
+  senderNode: Float64Array;
+  receiverNode: Float64Array;
 }
 
 export interface LoadResult {
@@ -38,6 +54,8 @@ export interface LoadResult {
   divergedClients: number;
   /** From the last edit sent until every client held every edit (or the wait gave up). */
   settleSeconds: number;
+  /** With `traceDeliveries`. */
+  trace?: DeliveryTrace;
 }
 
 interface Client {
@@ -62,6 +80,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   /** The node each client (by index) is connected to. */
   const nodeOf: number[] = [];
   let deliveries = 0;
+  const traced: number[][] = [[], [], [], [], [], []];
+  const origin = performance.timeOrigin;
   let measuring = false;
   let index = 0;
   const urls = options.serverUrls;
@@ -76,6 +96,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         disableBc: true,
       });
       const me = index;
+      const traceAdded = (added: Set<Y.Item>, now: number) => {
+        for (const item of added) {
+          const content = item.content.getContent() as [number, number, number][];
+          content.forEach((entry, k) => {
+            if (entry[0] === me) return;
+            const row = [item.id.client, item.id.clock + k, origin + entry[2], origin + now];
+            row.push(nodeOf[entry[0]] ?? -1, node);
+            row.forEach((v, c) => traced[c]!.push(v));
+          });
+        }
+      };
       doc.getArray<[number, number, number]>('edits').observe((event) => {
         if (event.transaction.local) return;
         const now = performance.now();
@@ -87,6 +118,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
             if (nodeOf[entry[0]] !== node) crossLatencies.push(now - entry[2]);
           }
         }
+        if (options.traceDeliveries && measuring) traceAdded(event.changes.added, now);
       });
       clients.push({ doc, provider, index: me, node, room: roomIndex });
       index += 1;
@@ -155,6 +187,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     missingUpdates: final.missing,
     divergedClients: final.diverged,
     settleSeconds,
+    ...(options.traceDeliveries
+      ? {
+          trace: {
+            client: Float64Array.from(traced[0]!),
+            clock: Float64Array.from(traced[1]!),
+            sentAt: Float64Array.from(traced[2]!),
+            receivedAt: Float64Array.from(traced[3]!),
+            senderNode: Float64Array.from(traced[4]!),
+            receiverNode: Float64Array.from(traced[5]!),
+          },
+        }
+      : {}),
   };
 }
 
