@@ -25,7 +25,7 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SearchResponseDto, TopicSummary } from '@quire/core';
+import { defaultTaxonomy, type SearchResponseDto, type TopicSummary } from '@quire/core';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { openStore } from '@quire/server/store/open-store';
 import { openTopics } from '@quire/server/topics/open-topics';
@@ -274,22 +274,30 @@ async function build(
     `wrote ${copies} + 1 copies (${papers.toLocaleString('en-US')} papers, ${(corpusBytes / MiB).toFixed(0)} MiB gzipped) in ${s(writeMs)}`,
   );
 
-  // 2. Import and tag, as `quire import` does, timed apart.
+  // 2. Import and tag, as `quire import` does (tagging as it imports, then a re-tag of what it left
+  // stale), timed apart. CPU seconds are the whole process's, its threads included.
   const store = openStore(dbPath);
   t0 = performance.now();
+  let cpu0 = process.cpuUsage();
   const report = await importPaths(store, [corpusDir], {
+    tagWith: defaultTaxonomy(),
     onFileDone: (file) =>
       say(`  imported ${file.path.split('/').pop()}: ${file.inserted} new, ${file.status}`),
   });
   const importMs = performance.now() - t0;
+  const importCpuMs = cpuMs(cpu0);
   const inserted = report.totals.inserted;
   if (inserted !== papers)
     throw new Error(`The import stored ${inserted} of ${papers} papers; see the lines above.`);
+  const taggedInImport = report.tagging?.tagged ?? 0;
   say(
-    `import: ${inserted.toLocaleString('en-US')} papers in ${s(importMs)} = ${Math.round((inserted * 1000) / importMs)} papers/s`,
+    `import: ${inserted.toLocaleString('en-US')} papers in ${s(importMs)} = ${Math.round((inserted * 1000) / importMs)} papers/s ` +
+      `(${taggedInImport.toLocaleString('en-US')} tagged as stored${report.tagging?.leftToRetag ? `; not tagging: ${report.tagging.leftToRetag}` : ''}), ` +
+      `${s(importCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
   );
   let lastShown = performance.now();
   t0 = performance.now();
+  cpu0 = process.cpuUsage();
   const { retagged } = await openTopics(store, undefined, {
     onProgress: (done, total) => {
       if (performance.now() - lastShown < 10_000) return;
@@ -298,17 +306,22 @@ async function build(
     },
   });
   const tagMs = performance.now() - t0;
+  const tagCpuMs = cpuMs(cpu0);
   store.close();
   say(
-    `tagging: ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / tagMs)} papers/s; import + tag ${s(importMs + tagMs)}`,
+    `tagging (the re-tag after the import): ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / Math.max(1, tagMs))} papers/s, ${s(tagCpuMs)} CPU; ` +
+      `import + tag ${s(importMs + tagMs)}, ${s(importCpuMs + tagCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
   );
   return {
     papers,
     corpusBytes,
     writeMs,
     importMs,
+    importCpuMs,
     inserted,
+    taggedInImport,
     tagMs,
+    tagCpuMs,
     tagged: retagged.stalePapers,
     extraFile,
   };
@@ -320,6 +333,11 @@ interface Built {
   corpusBytes: number;
   writeMs: number;
   importMs: number;
+  /** CPU of the whole process (threads included) over the import, and over the re-tag after it. */
+  importCpuMs: number;
+  tagCpuMs: number;
+  /** Papers the import tagged as it stored them. */
+  taggedInImport: number;
   inserted: number;
   tagMs: number;
   tagged: number;
@@ -423,8 +441,11 @@ async function measure(
           importMs: Math.round(built.importMs),
           importPapersPerSec: Math.round((built.inserted * 1000) / built.importMs),
           tagMs: Math.round(built.tagMs),
-          tagPapersPerSec: Math.round((built.tagged * 1000) / built.tagMs),
+          tagPapersPerSec: Math.round((built.tagged * 1000) / Math.max(1, built.tagMs)),
           importAndTagMs: Math.round(built.importMs + built.tagMs),
+          taggedInImport: built.taggedInImport,
+          importCpuMs: Math.round(built.importCpuMs),
+          tagCpuMs: Math.round(built.tagCpuMs),
         }),
     dbMiB: round(dbBytes / MiB),
     dbAfterOneMoreMiB: beside?.dbAfterMiB ?? null,
@@ -498,4 +519,10 @@ async function importBeside(
     dbAfterMiB: round(dbAfterBytes / MiB),
     ping: { importing: pingImport, tagging: pingTagging, childMs: Math.round(childMs) },
   };
+}
+
+/** CPU milliseconds (user + system) of this process, its threads included, since `from`. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
 }
