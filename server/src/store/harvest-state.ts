@@ -93,7 +93,8 @@ export interface IngestRecord {
   status: IngestStatus;
 }
 
-interface IngestRow {
+/** An ingest_log row as both engines return it. */
+export interface IngestRow {
   id: number;
   kind: IngestKind;
   source: string;
@@ -108,7 +109,7 @@ interface IngestRow {
   status: IngestStatus;
 }
 
-interface RunningRow {
+export interface RunningRow {
   id: number;
   kind: IngestKind;
   pid: number | null;
@@ -123,7 +124,7 @@ export interface HarvestStateOptions {
  * This process, as a running row names it. The token tells it from an earlier process that had the same
  * pid (pids are reused, in containers almost at once).
  */
-const THIS_PROCESS = { pid: process.pid, token: randomUUID() };
+export const THIS_PROCESS = { pid: process.pid, token: randomUUID() };
 
 /** Whether a process with this pid exists (EPERM: it does, but belongs to another user). */
 export function processIsAlive(pid: number): boolean {
@@ -220,17 +221,8 @@ export class HarvestState {
    * server or a CLI command opens the store, before it starts any run of its own.
    */
   markInterruptedIngests(isAlive: (pid: number) => boolean = processIsAlive): IngestRecord[] {
-    const gone = this.#running.all().filter((row) => {
-      if (row.pid === null) return true;
-      if (row.pid === THIS_PROCESS.pid) return row.run_token !== THIS_PROCESS.token;
-      return !isAlive(row.pid);
-    });
-    for (const row of gone) {
-      const note: IngestErrorNote = {
-        message: `This ${row.kind} stopped before it finished: its process${row.pid === null ? '' : ` (pid ${row.pid})`} ended without recording how it went (killed or crashed). Papers it stored are kept; run the ${row.kind} again to finish it.`,
-      };
-      this.#markInterrupted.run(JSON.stringify([note]), row.id);
-    }
+    const gone = goneRuns(this.#running.all(), isAlive);
+    for (const row of gone) this.#markInterrupted.run(interruptedErrors(row), row.id);
     return gone.map((row) => this.#record(row.id));
   }
 
@@ -264,7 +256,24 @@ interface StartRow {
   run_token: string;
 }
 
-function rowToRecord(row: IngestRow): IngestRecord {
+/** The running rows whose process is gone: not this process, and not a live pid. */
+export function goneRuns(rows: readonly RunningRow[], isAlive: (pid: number) => boolean): RunningRow[] {
+  return rows.filter((row) => {
+    if (row.pid === null) return true;
+    if (row.pid === THIS_PROCESS.pid) return row.run_token !== THIS_PROCESS.token;
+    return !isAlive(row.pid);
+  });
+}
+
+/** The `errors` of a run found cut short: what happened and what to do. */
+export function interruptedErrors(row: RunningRow): string {
+  const note: IngestErrorNote = {
+    message: `This ${row.kind} stopped before it finished: its process${row.pid === null ? '' : ` (pid ${row.pid})`} ended without recording how it went (killed or crashed). Papers it stored are kept; run the ${row.kind} again to finish it.`,
+  };
+  return JSON.stringify([note]);
+}
+
+export function rowToRecord(row: IngestRow): IngestRecord {
   return {
     id: row.id,
     kind: row.kind,

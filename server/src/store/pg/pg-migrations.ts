@@ -1,5 +1,6 @@
 import { QuireError, errorMessage } from '../../errors.ts';
 import type { Migration, MigrationResult } from '../migrations.ts';
+import { CREATE_HARVEST_STATE } from './pg-harvest-state.ts';
 import { CREATE_PAPERS } from './pg-paper-queries.ts';
 import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
 import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
@@ -81,6 +82,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'migrate-progress', sql: MIGRATE_PROGRESS },
   { name: 'papers', sql: CREATE_PAPERS },
   { name: 'tags-and-counts', sql: CREATE_TAGS_AND_COUNTS },
+  { name: 'harvest-state', sql: CREATE_HARVEST_STATE },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

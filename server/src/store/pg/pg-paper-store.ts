@@ -4,7 +4,7 @@ import { planPaperWrites } from '../paper-merge.ts';
 import { PAPER_COLUMN_LIST, paperToRow, rowToPaper, type PaperRow } from '../paper-queries.ts';
 import type { PaperRepository } from '../paper-repository.ts';
 import type { PaperStats, UpsertCounts, UpsertOptions } from '../paper-store.ts';
-import { inTransaction, type PgPool } from './pg-pool.ts';
+import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
 import {
   COUNT_BY_LISTING_DAY,
   COUNT_BY_PRIMARY_CATEGORY,
@@ -36,41 +36,52 @@ export class PgPaperStore implements PaperRepository {
     papers: readonly PaperEntity[],
     opts: Pick<UpsertOptions, 'countsAsListing'>,
   ): Promise<UpsertCounts> {
-    const updatedAt = this.#now().toISOString();
-    const failed = (paper: PaperEntity | undefined, err: unknown): never => {
-      throw new QuireError(
-        'store-error',
-        `Storing a batch of ${papers.length} papers on PostgreSQL failed${paper ? ` at paper ${String(paper.id)}` : ''}, so none of the batch was stored: ${errorMessage(err)}`,
-        { cause: err },
-      );
-    };
     try {
-      return await inTransaction(this.#pool, async (client) => {
-        await client.query(LOCK_PAPER_WRITES);
-        const ids = [...new Set(papers.map((p) => p.id))];
-        const { rows } = await client.query<PaperRow>(SELECT_PAPERS_BY_IDS, [ids]);
-        const stored = new Map(
-          rows.map((r) => [r.id, { paper: rowToPaper(r), categoriesJson: r.categories }]),
-        );
-        const { writes, counts } = planPaperWrites(papers, opts, (id) => stored.get(id), failed);
-        if (writes.length === 0) return counts;
-        const columns = PAPER_COLUMN_LIST.map(() => [] as unknown[]);
-        for (const { paper } of writes) {
-          const row = paperToRow(paper, updatedAt);
-          PAPER_COLUMN_LIST.forEach((c, i) => columns[i]?.push(row[c]));
-        }
-        await client.query(UPSERT_PAPERS, columns);
-        const changed = writes.filter((w) => w.storedCategories !== JSON.stringify(w.paper.categories));
-        const replaced = changed.filter((w) => w.storedCategories !== null).map((w) => w.paper.id);
-        if (replaced.length > 0) await client.query(DELETE_PAPER_CATEGORIES, [replaced]);
-        const pairs = changed.flatMap((w) => w.paper.categories.map((c) => [w.paper.id, c] as const));
-        if (pairs.length > 0)
-          await client.query(INSERT_PAPER_CATEGORIES, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
-        return counts;
-      });
+      return await inTransaction(this.#pool, (client) => this.upsertWith(client, papers, opts));
     } catch (err) {
       if (err instanceof QuireError) throw err;
-      return failed(undefined, err);
+      return failed(papers.length, undefined, err);
+    }
+  }
+
+  /**
+   * `upsertBatch` inside the caller's transaction on `client` (a harvested page and its checkpoint commit
+   * together): takes the papers' write lock, which the transaction then holds until it ends.
+   */
+  async upsertWith(
+    client: PgClient,
+    papers: readonly PaperEntity[],
+    opts: Pick<UpsertOptions, 'countsAsListing'>,
+  ): Promise<UpsertCounts> {
+    const updatedAt = this.#now().toISOString();
+    try {
+      await client.query(LOCK_PAPER_WRITES);
+      const ids = [...new Set(papers.map((p) => p.id))];
+      const { rows } = await client.query<PaperRow>(SELECT_PAPERS_BY_IDS, [ids]);
+      const stored = new Map(rows.map((r) => [r.id, { paper: rowToPaper(r), categoriesJson: r.categories }]));
+      const { writes, counts } = planPaperWrites(
+        papers,
+        opts,
+        (id) => stored.get(id),
+        (paper, err) => failed(papers.length, paper, err),
+      );
+      if (writes.length === 0) return counts;
+      const columns = PAPER_COLUMN_LIST.map(() => [] as unknown[]);
+      for (const { paper } of writes) {
+        const row = paperToRow(paper, updatedAt);
+        PAPER_COLUMN_LIST.forEach((c, i) => columns[i]?.push(row[c]));
+      }
+      await client.query(UPSERT_PAPERS, columns);
+      const changed = writes.filter((w) => w.storedCategories !== JSON.stringify(w.paper.categories));
+      const replaced = changed.filter((w) => w.storedCategories !== null).map((w) => w.paper.id);
+      if (replaced.length > 0) await client.query(DELETE_PAPER_CATEGORIES, [replaced]);
+      const pairs = changed.flatMap((w) => w.paper.categories.map((c) => [w.paper.id, c] as const));
+      if (pairs.length > 0)
+        await client.query(INSERT_PAPER_CATEGORIES, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+      return counts;
+    } catch (err) {
+      if (err instanceof QuireError) throw err;
+      return failed(papers.length, undefined, err);
     }
   }
 
@@ -122,4 +133,12 @@ export class PgPaperStore implements PaperRepository {
       counts[day] = n;
     return counts;
   }
+}
+
+function failed(batchSize: number, paper: PaperEntity | undefined, err: unknown): never {
+  throw new QuireError(
+    'store-error',
+    `Storing a batch of ${batchSize} papers on PostgreSQL failed${paper ? ` at paper ${String(paper.id)}` : ''}, so none of the batch was stored: ${errorMessage(err)}`,
+    { cause: err },
+  );
 }
