@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { parseDatabaseUrl } from '../config.ts';
 import { QuireError, errorMessage, redactedUrl } from '../errors.ts';
 import { barOf, createLiveLine, formatCount, formatDuration } from '../ingest/progress-bar.ts';
-import { GROUP_SIDE_TABLES, NOT_COPIED_YET, keyOf, type GroupSideTable } from '../store/group-side-rows.ts';
-import { GroupSideSource } from '../store/group-side-source.ts';
-import { GroupSideTarget, type TableProgress } from '../store/group-side-target.ts';
+import { COPIED_TABLES, DERIVED_TABLES, keyOf, type CopiedTable } from '../store/copy-rows.ts';
+import { CopySource } from '../store/copy-source.ts';
+import { CopyTarget, type TableProgress } from '../store/copy-target.ts';
 import { writeLine, type CliContext } from './cli-context.ts';
 
 const USAGE =
@@ -22,11 +22,12 @@ interface MigrateArgs {
 }
 
 /**
- * `quire migrate --from sqlite:PATH --to postgres://…` (issue 13): copies the group side of a SQLite
- * installation (groups, invites with their inviters, calendar feeds, every group's update log) into
- * PostgreSQL in batches, each committed with where the copy stands, so a killed copy run again continues
- * where it stopped. Ends by comparing counts, and each group's rows, bytes and numbering, between the two.
- * Papers and what hangs off them are not copied yet: they have no PostgreSQL engine.
+ * `quire migrate --from sqlite:PATH --to postgres://…` (issue 13): copies a whole SQLite installation
+ * (papers, tags with the hierarchy and topic hashes they were made with, which papers wait to be tagged,
+ * harvest checkpoints and the ingest log; groups, invites with their inviters, calendar feeds, every
+ * group's update log) into PostgreSQL in batches, each committed with where the copy stands, so a killed
+ * copy run again continues where it stopped. Ends by comparing each table's count, what PostgreSQL derived
+ * (category rows, topic closure rows, per-day counts), and each group's rows, bytes and numbering.
  */
 export async function runMigrate(ctx: CliContext): Promise<number> {
   let args: MigrateArgs;
@@ -36,8 +37,8 @@ export async function runMigrate(ctx: CliContext): Promise<number> {
     ctx.stderr.write(`${errorMessage(err)}\n${USAGE}\n`);
     return 2;
   }
-  const source = GroupSideSource.open(args.from);
-  let target: GroupSideTarget;
+  const source = CopySource.open(args.from);
+  let target: CopyTarget;
   try {
     target = await openTarget(args.to);
   } catch (err) {
@@ -115,9 +116,9 @@ function postgresUrl(to: string | undefined): string {
   return to;
 }
 
-async function openTarget(url: string): Promise<GroupSideTarget> {
+async function openTarget(url: string): Promise<CopyTarget> {
   try {
-    return await GroupSideTarget.open(url);
+    return await CopyTarget.open(url);
   } catch (err) {
     throw new QuireError(
       'store-error',
@@ -129,8 +130,8 @@ async function openTarget(url: string): Promise<GroupSideTarget> {
 
 async function migrate(
   ctx: CliContext,
-  source: GroupSideSource,
-  target: GroupSideTarget,
+  source: CopySource,
+  target: CopyTarget,
   args: MigrateArgs,
 ): Promise<number> {
   const where = redactedUrl(args.to);
@@ -144,7 +145,7 @@ async function migrate(
   if (!run && !(await target.isEmpty())) {
     throw new QuireError(
       'bad-input',
-      `${where} already holds groups that no quire migrate wrote: copying into it could mix two installations. Give an empty database as --to.`,
+      `${where} already holds groups or papers that no quire migrate wrote: copying into it could mix two installations. Give an empty database as --to.`,
     );
   }
   const progress = await target.progress();
@@ -163,14 +164,14 @@ async function migrate(
     await target.begin(args.from, new Date().toISOString());
   }
 
-  const totals = new Map(GROUP_SIDE_TABLES.map((t) => [t, source.count(t)]));
+  const totals = new Map(COPIED_TABLES.map((t) => [t, source.count(t)]));
   const total = [...totals.values()].reduce((a, b) => a + b, 0);
   const meter = progressMeter(
     ctx,
     total,
     [...progress.values()].reduce((n, p) => n + p.copied, 0),
   );
-  for (const table of GROUP_SIDE_TABLES) {
+  for (const table of COPIED_TABLES) {
     const state: TableProgress = progress.get(table) ?? { lastKey: '', copied: 0, done: false };
     if (state.done) continue;
     await copyTable(source, target, table, state, args.batchSize, (n) => meter.advance(n, table));
@@ -188,25 +189,20 @@ async function migrate(
     );
     return 1;
   }
-  const groups = totals.get('groups') ?? 0;
+  const n = (table: CopiedTable) => formatCount(totals.get(table) ?? 0);
   writeLine(
     ctx.stdout,
-    `Copied from ${args.from} to ${where}: ${formatCount(groups)} groups, ${formatCount(totals.get('group_invites') ?? 0)} invites, ` +
-      `${formatCount(totals.get('calendar_feeds') ?? 0)} calendar feeds, ${formatCount(totals.get('group_updates') ?? 0)} updates; ` +
-      `counts and every group's updates (rows, bytes, numbering) verified.`,
-  );
-  const left = source.notCopiedCounts().filter((t) => t.rows > 0);
-  writeLine(
-    ctx.stdout,
-    `Not copied yet: ${left.length > 0 ? left.map((t) => `${t.table} (${formatCount(t.rows)})`).join(', ') : NOT_COPIED_YET.tables.join(', ')}, because ${NOT_COPIED_YET.reason}. Keep ${args.from} as QUIRE_DB beside --database-url.`,
+    `Copied from ${args.from} to ${where}: ${n('papers')} papers, ${n('paper_tags')} tags, ${n('ingest_log')} ingest log entries; ` +
+      `${n('groups')} groups, ${n('group_invites')} invites, ${n('calendar_feeds')} calendar feeds, ${n('group_updates')} updates; ` +
+      `counts, per-day topic counts and every group's updates (rows, bytes, numbering) verified.`,
   );
   return 0;
 }
 
 async function copyTable(
-  source: GroupSideSource,
-  target: GroupSideTarget,
-  table: GroupSideTable,
+  source: CopySource,
+  target: CopyTarget,
+  table: CopiedTable,
   state: TableProgress,
   batchSize: number,
   advanced: (rows: number) => void,
@@ -215,7 +211,7 @@ async function copyTable(
     const rows = source.page(table, state.lastKey, batchSize);
     const last = rows.at(-1);
     state.copied += rows.length;
-    if (last) state.lastKey = keyOf(last);
+    if (last) state.lastKey = keyOf(table, last);
     // A page may be cut short by its bytes, so only an empty one says the table is done.
     state.done = rows.length === 0;
     await target.writeBatch(table, rows, state);
@@ -225,8 +221,8 @@ async function copyTable(
 }
 
 interface Meter {
-  advance(rows: number, table: GroupSideTable): void;
-  tableDone(table: GroupSideTable, rows: number): void;
+  advance(rows: number, table: CopiedTable): void;
+  tableDone(table: CopiedTable, rows: number): void;
   finish(): void;
 }
 
@@ -270,16 +266,26 @@ const fractionOf = (done: number, total: number): number => (total > 0 ? Math.mi
 
 /** What differs between the two: empty when the copy is whole. */
 async function verify(
-  source: GroupSideSource,
-  target: GroupSideTarget,
-  totals: Map<GroupSideTable, number>,
+  source: CopySource,
+  target: CopyTarget,
+  totals: Map<CopiedTable, number>,
 ): Promise<string[]> {
   const problems: string[] = [];
-  for (const table of GROUP_SIDE_TABLES) {
+  for (const table of COPIED_TABLES) {
     const want = totals.get(table) ?? 0;
     const have = await target.count(table);
     if (have !== want)
       problems.push(`${table}: ${formatCount(want)} rows in SQLite, ${formatCount(have)} in PostgreSQL`);
+  }
+  const sourceDerived = source.derivedTotals();
+  const targetDerived = await target.derivedTotals();
+  for (const table of DERIVED_TABLES) {
+    const want = sourceDerived.get(table) ?? { rows: 0, sum: 0 };
+    const have = targetDerived.get(table) ?? { rows: 0, sum: 0 };
+    if (want.rows !== have.rows || want.sum !== have.sum)
+      problems.push(
+        `${table} (derived): ${formatCount(want.rows)} rows adding up to ${formatCount(want.sum)} in SQLite, ${formatCount(have.rows)} adding up to ${formatCount(have.sum)} in PostgreSQL`,
+      );
   }
   const sourceUpdates = source.updateTotals();
   const targetUpdates = await target.updateTotals();

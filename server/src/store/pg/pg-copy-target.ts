@@ -1,9 +1,52 @@
 import { QuireError } from '../../errors.ts';
-import { type GroupSideRows, type GroupSideTable, type UpdateTotals } from '../group-side-rows.ts';
+import {
+  DERIVED_TABLES,
+  type CopiedRows,
+  type CopiedTable,
+  type DerivedTable,
+  type DerivedTotals,
+  type UpdateTotals,
+} from '../copy-rows.ts';
+import { PAPER_COLUMN_LIST } from '../paper-queries.ts';
 import { migratePg } from './pg-migrations.ts';
 import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
 
 // Each batch is one multi-row INSERT over arrays (unnest), whatever its size: one round trip a batch.
+// A paper's row goes in as SQLite stored it; its category rows are written from its categories beside it,
+// as the paper store writes them.
+const INSERT_PAPERS = `INSERT INTO papers (${PAPER_COLUMN_LIST.join(', ')})
+  SELECT * FROM unnest(${PAPER_COLUMN_LIST.map((c, i) => `$${i + 1}::${c === 'listing_date_estimated' ? 'smallint' : 'text'}[]`).join(', ')})`;
+const INSERT_PAPER_CATEGORIES = `INSERT INTO paper_categories (paper_id, category)
+  SELECT p.id, c.category FROM unnest($1::text[], $2::text[]) AS p (id, categories),
+    LATERAL jsonb_array_elements_text(p.categories::jsonb) AS c (category)
+  ON CONFLICT DO NOTHING`;
+const INSERT_CLOSURE = `INSERT INTO topic_closure (topic, broader) SELECT * FROM unnest($1::text[], $2::text[])`;
+const INSERT_TOPIC_STATE = `INSERT INTO topic_state (topic, definition_hash, tagged_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`;
+const INSERT_TAGS = `INSERT INTO paper_tags (topic, paper_id, score, evidence)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::double precision[], $4::text[])`;
+// Copied papers are marked to tag by PostgreSQL's insert trigger: the source's own marks replace those with
+// the first batch of this table (in that batch's transaction, so a resumed copy never clears twice).
+const CLEAR_PAPERS_TO_TAG = `DELETE FROM papers_to_tag`;
+const INSERT_PAPERS_TO_TAG = `INSERT INTO papers_to_tag (paper_id) SELECT * FROM unnest($1::text[])
+  ON CONFLICT DO NOTHING`;
+const INSERT_CHECKPOINTS = `INSERT INTO harvest_checkpoints (key, value, updated_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`;
+// The log keeps its ids (OVERRIDING SYSTEM VALUE), and its id sequence then continues after them. A running
+// row's host is unknown: NULL, so no node marks it interrupted by a pid of another machine.
+const INSERT_INGEST_LOG = `INSERT INTO ingest_log (id, kind, source, started_at, finished_at, duration_ms,
+    inserted, updated, unchanged, skipped, errors, status, pid, run_token) OVERRIDING SYSTEM VALUE
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[],
+    $7::integer[], $8::integer[], $9::integer[], $10::integer[], $11::text[], $12::text[], $13::integer[],
+    $14::text[])`;
+const CONTINUE_INGEST_IDS = `SELECT setval(pg_get_serial_sequence('ingest_log', 'id'),
+  coalesce((SELECT max(id) FROM ingest_log), 0) + 1, false)`;
+const DERIVED_SQL: Record<DerivedTable, string> = {
+  paper_categories: `SELECT count(*)::integer AS rows, count(*)::integer AS sum FROM paper_categories`,
+  paper_topics: `SELECT count(*)::integer AS rows, count(*)::integer AS sum FROM paper_topics`,
+  day_counts: `SELECT count(*)::integer AS rows, coalesce(sum(n), 0)::integer AS sum FROM day_counts`,
+  topic_day_counts: `SELECT count(*)::integer AS rows, coalesce(sum(n), 0)::integer AS sum FROM topic_day_counts`,
+};
 const INSERT_GROUPS = `INSERT INTO groups (id, name, created_at)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`;
 const INSERT_INVITES = `INSERT INTO group_invites (id, group_id, role, token_hash, created_at, revoked_at, invited_by)
@@ -22,8 +65,8 @@ const FINISH_RUN = `UPDATE migrate_runs SET finished_at = $1 WHERE id = 1`;
 const SELECT_PROGRESS = `SELECT table_name, last_key, copied::integer AS copied, done FROM migrate_progress`;
 const UPSERT_PROGRESS = `INSERT INTO migrate_progress (table_name, last_key, copied, done) VALUES ($1, $2, $3, $4)
   ON CONFLICT (table_name) DO UPDATE SET last_key = excluded.last_key, copied = excluded.copied, done = excluded.done`;
-const ANY_GROUP = `SELECT EXISTS (SELECT 1 FROM groups) AS any`;
-const countSql = (table: GroupSideTable): string => `SELECT count(*)::integer AS n FROM ${table}`;
+const ANY_ROW = `SELECT EXISTS (SELECT 1 FROM groups) OR EXISTS (SELECT 1 FROM papers) AS any`;
+const countSql = (table: CopiedTable): string => `SELECT count(*)::integer AS n FROM ${table}`;
 const UPDATE_TOTALS = `SELECT g.id AS group_id, g.update_seq::integer AS update_seq,
     count(u.seq)::integer AS rows, coalesce(max(u.seq), 0)::integer AS max_seq,
     coalesce(sum(octet_length(u.data)), 0)::bigint AS bytes
@@ -48,11 +91,11 @@ export interface TargetUpdateTotals extends UpdateTotals {
 }
 
 /** A PostgreSQL database that `quire migrate` copies a SQLite file's group side into. */
-export class PgGroupSideTarget {
+export class PgCopyTarget {
   private constructor(private readonly pool: PgPool) {}
 
   /** Connects (a wrong address fails here, named) and brings the schema up to date. */
-  static async open(url: string): Promise<PgGroupSideTarget> {
+  static async open(url: string): Promise<PgCopyTarget> {
     const pool = await openPgPool(url);
     try {
       await migratePg(pool);
@@ -60,7 +103,7 @@ export class PgGroupSideTarget {
       await pool.end().catch(() => {});
       throw err;
     }
-    return new PgGroupSideTarget(pool);
+    return new PgCopyTarget(pool);
   }
 
   async run(): Promise<MigrateRun | null> {
@@ -73,9 +116,9 @@ export class PgGroupSideTarget {
     return row ? { source: row.source, startedAt: row.started_at, finishedAt: row.finished_at } : null;
   }
 
-  async progress(): Promise<Map<GroupSideTable, TableProgress>> {
+  async progress(): Promise<Map<CopiedTable, TableProgress>> {
     const { rows } = await this.pool.query<{
-      table_name: GroupSideTable;
+      table_name: CopiedTable;
       last_key: string;
       copied: number;
       done: boolean;
@@ -83,9 +126,9 @@ export class PgGroupSideTarget {
     return new Map(rows.map((r) => [r.table_name, { lastKey: r.last_key, copied: r.copied, done: r.done }]));
   }
 
-  /** True when the database holds no group yet (nothing a copy could collide with). */
+  /** True when the database holds no group and no paper yet (nothing a copy could collide with). */
   async isEmpty(): Promise<boolean> {
-    const { rows } = await this.pool.query<{ any: boolean }>(ANY_GROUP);
+    const { rows } = await this.pool.query<{ any: boolean }>(ANY_ROW);
     return rows[0]?.any !== true;
   }
 
@@ -101,20 +144,33 @@ export class PgGroupSideTarget {
    * Writes one batch of `table` and where the copy then stands in one transaction: a kill leaves either
    * both or neither, so the next run continues exactly after the last batch that committed.
    */
-  async writeBatch<T extends GroupSideTable>(
+  async writeBatch<T extends CopiedTable>(
     table: T,
-    rows: readonly GroupSideRows[T][],
+    rows: readonly CopiedRows[T][],
     progress: TableProgress,
   ): Promise<void> {
     await inTransaction(this.pool, async (client) => {
+      if (table === 'papers_to_tag' && progress.copied === rows.length)
+        await client.query(CLEAR_PAPERS_TO_TAG);
       if (rows.length > 0) await insertRows(client, table, rows);
+      if (table === 'ingest_log' && progress.done) await client.query(CONTINUE_INGEST_IDS);
       await client.query(UPSERT_PROGRESS, [table, progress.lastKey, progress.copied, progress.done]);
     });
   }
 
-  async count(table: GroupSideTable): Promise<number> {
+  async count(table: CopiedTable): Promise<number> {
     const { rows } = await this.pool.query<{ n: number }>(countSql(table));
     return rows[0]?.n ?? 0;
+  }
+
+  /** What PostgreSQL derived from the copied rows (see DERIVED_TABLES). */
+  async derivedTotals(): Promise<Map<DerivedTable, DerivedTotals>> {
+    const totals = new Map<DerivedTable, DerivedTotals>();
+    for (const table of DERIVED_TABLES) {
+      const { rows } = await this.pool.query<DerivedTotals>(DERIVED_SQL[table]);
+      totals.set(table, rows[0] ?? { rows: 0, sum: 0 });
+    }
+    return totals;
   }
 
   async updateTotals(): Promise<Map<string, TargetUpdateTotals>> {
@@ -138,15 +194,79 @@ export class PgGroupSideTarget {
   }
 }
 
-function insertRows<T extends GroupSideTable>(
+async function insertRows<T extends CopiedTable>(
   client: PgClient,
   table: T,
-  rows: readonly GroupSideRows[T][],
+  rows: readonly CopiedRows[T][],
 ): Promise<unknown> {
   const column = <R, V>(list: readonly R[], pick: (row: R) => V): V[] => list.map(pick);
   switch (table) {
+    case 'papers': {
+      const r = rows as readonly CopiedRows['papers'][];
+      await client.query(
+        INSERT_PAPERS,
+        PAPER_COLUMN_LIST.map((c) => column(r, (x) => x[c])),
+      );
+      return client.query(INSERT_PAPER_CATEGORIES, [column(r, (x) => x.id), column(r, (x) => x.categories)]);
+    }
+    case 'topic_closure': {
+      const r = rows as readonly CopiedRows['topic_closure'][];
+      return client.query(INSERT_CLOSURE, [column(r, (x) => x.topic), column(r, (x) => x.broader)]);
+    }
+    case 'topic_state': {
+      const r = rows as readonly CopiedRows['topic_state'][];
+      return client.query(INSERT_TOPIC_STATE, [
+        column(r, (x) => x.topic),
+        column(r, (x) => x.definition_hash),
+        column(r, (x) => x.tagged_at),
+      ]);
+    }
+    case 'paper_tags': {
+      const r = rows as readonly CopiedRows['paper_tags'][];
+      return client.query(INSERT_TAGS, [
+        column(r, (x) => x.topic),
+        column(r, (x) => x.paper_id),
+        column(r, (x) => x.score),
+        column(r, (x) => x.evidence),
+      ]);
+    }
+    case 'papers_to_tag': {
+      const r = rows as readonly CopiedRows['papers_to_tag'][];
+      return client.query(INSERT_PAPERS_TO_TAG, [column(r, (x) => x.paper_id)]);
+    }
+    case 'harvest_checkpoints': {
+      const r = rows as readonly CopiedRows['harvest_checkpoints'][];
+      return client.query(INSERT_CHECKPOINTS, [
+        column(r, (x) => x.key),
+        column(r, (x) => x.value),
+        column(r, (x) => x.updated_at),
+      ]);
+    }
+    case 'ingest_log': {
+      const r = rows as readonly CopiedRows['ingest_log'][];
+      const names = [
+        'id',
+        'kind',
+        'source',
+        'started_at',
+        'finished_at',
+        'duration_ms',
+        'inserted',
+        'updated',
+        'unchanged',
+        'skipped',
+        'errors',
+        'status',
+        'pid',
+        'run_token',
+      ] as const;
+      return client.query(
+        INSERT_INGEST_LOG,
+        names.map((n) => column(r, (x) => x[n])),
+      );
+    }
     case 'groups': {
-      const r = rows as readonly GroupSideRows['groups'][];
+      const r = rows as readonly CopiedRows['groups'][];
       return client.query(INSERT_GROUPS, [
         column(r, (x) => x.id),
         column(r, (x) => x.name),
@@ -154,7 +274,7 @@ function insertRows<T extends GroupSideTable>(
       ]);
     }
     case 'group_invites': {
-      const r = rows as readonly GroupSideRows['group_invites'][];
+      const r = rows as readonly CopiedRows['group_invites'][];
       return client.query(INSERT_INVITES, [
         column(r, (x) => x.id),
         column(r, (x) => x.group_id),
@@ -166,7 +286,7 @@ function insertRows<T extends GroupSideTable>(
       ]);
     }
     case 'calendar_feeds': {
-      const r = rows as readonly GroupSideRows['calendar_feeds'][];
+      const r = rows as readonly CopiedRows['calendar_feeds'][];
       return client.query(INSERT_FEEDS, [
         column(r, (x) => x.id),
         column(r, (x) => x.group_id),
@@ -177,16 +297,13 @@ function insertRows<T extends GroupSideTable>(
       ]);
     }
     case 'group_updates':
-      return insertUpdates(client, rows as readonly GroupSideRows['group_updates'][]);
+      return insertUpdates(client, rows as readonly CopiedRows['group_updates'][]);
     default:
       throw new QuireError('store-error', `quire migrate does not know the table ${String(table)}.`);
   }
 }
 
-async function insertUpdates(
-  client: PgClient,
-  rows: readonly GroupSideRows['group_updates'][],
-): Promise<void> {
+async function insertUpdates(client: PgClient, rows: readonly CopiedRows['group_updates'][]): Promise<void> {
   const perGroup = new Map<string, number>();
   for (const row of rows) perGroup.set(row.group_id, (perGroup.get(row.group_id) ?? 0) + 1);
   // The number after which each group's rows of this batch go: its counter before the batch.

@@ -3,8 +3,8 @@
  * reaches it through store/ (as the server does through groups-on-postgres.ts), never store/pg directly.
  */
 export {
-  PgGroupSideTarget as GroupSideTarget,
+  PgCopyTarget as CopyTarget,
   type MigrateRun,
   type TableProgress,
   type TargetUpdateTotals,
-} from './pg/pg-group-side-target.ts';
+} from './pg/pg-copy-target.ts';
