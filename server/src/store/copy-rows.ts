@@ -1,3 +1,4 @@
+import type { IngestRow } from './harvest-state.ts';
 import type { PaperRow } from './paper-queries.ts';
 
 /*
@@ -61,19 +62,8 @@ export interface CheckpointRow {
   updated_at: string;
 }
 
-export interface IngestLogRow {
-  id: number;
-  kind: string;
-  source: string;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-  errors: string;
-  status: string;
+/** An ingest_log row with the columns a running row's process is known by. */
+export interface IngestLogRow extends IngestRow {
   pid: number | null;
   run_token: string | null;
 }

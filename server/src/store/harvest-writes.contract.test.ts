@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { normalisePaper, type PaperEntity } from '@quire/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuireError } from '../errors.ts';
 import type { IngestKind, IngestRecord } from './harvest-state.ts';
 import { sqliteHarvestWrites, type HarvestWrites } from './harvest-writes.ts';
-import { openStore } from './open-store.ts';
 import { sqlitePapers, type PaperRepository } from './paper-repository.ts';
 import { PgHarvestState } from './pg/pg-harvest-state.ts';
 import { pgHarvestWrites } from './pg/pg-harvest-writes.ts';
@@ -15,6 +11,7 @@ import { PgPaperStore } from './pg/pg-paper-store.ts';
 import { openPgPool, type PgPool } from './pg/pg-pool.ts';
 import { postgresForTests } from './pg/postgres-for-tests.ts';
 import { settled } from './settled.ts';
+import { sqliteForTests } from './sqlite-for-tests.ts';
 
 /*
  * One contract for what harvesters write (a page's papers with its checkpoint, whole or not at all) and the
@@ -43,8 +40,7 @@ const ENGINES: { name: string; skip: string | null; open(): Promise<Opened> }[] 
     name: 'SQLite',
     skip: null,
     open: () => {
-      const dir = mkdtempSync(join(tmpdir(), 'quire-harvest-contract-'));
-      const store = openStore(join(dir, 'quire.db'));
+      const { store, close } = sqliteForTests('harvest-contract');
       return Promise.resolve({
         writes: sqliteHarvestWrites(store),
         papers: sqlitePapers(store.papers),
@@ -53,11 +49,7 @@ const ENGINES: { name: string; skip: string | null; open(): Promise<Opened> }[] 
           markInterruptedIngests: (isAlive) => settled(() => store.state.markInterruptedIngests(isAlive)),
           recentIngests: (n, kind) => settled(() => store.state.recentIngests(n, kind)),
         },
-        close: () => {
-          store.close();
-          rmSync(dir, { recursive: true, force: true });
-          return Promise.resolve();
-        },
+        close,
       });
     },
   },

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { normalisePaper, type PaperEntity, type RawPaper } from '@quire/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuireError } from '../errors.ts';
-import { openStore } from './open-store.ts';
 import { sqlitePapers, type PaperRepository } from './paper-repository.ts';
 import { migratePg } from './pg/pg-migrations.ts';
 import { PgPaperStore } from './pg/pg-paper-store.ts';
 import { openPgPool } from './pg/pg-pool.ts';
 import { postgresForTests } from './pg/postgres-for-tests.ts';
+import { sqliteForTests } from './sqlite-for-tests.ts';
 
 /*
  * One contract for the paper stores, run against SQLite (PaperStore behind sqlitePapers) and PostgreSQL
@@ -32,16 +29,8 @@ const ENGINES: Engine[] = [
     name: 'SQLite',
     skip: null,
     open: (now) => {
-      const dir = mkdtempSync(join(tmpdir(), 'quire-paper-contract-'));
-      const store = openStore(join(dir, 'quire.db'), { now });
-      return Promise.resolve({
-        papers: sqlitePapers(store.papers),
-        close: () => {
-          store.close();
-          rmSync(dir, { recursive: true, force: true });
-          return Promise.resolve();
-        },
-      });
+      const { store, close } = sqliteForTests('paper-contract', { now });
+      return Promise.resolve({ papers: sqlitePapers(store.papers), close });
     },
   },
   {

@@ -118,7 +118,8 @@ export function closureKey(rows: readonly ClosureRow[]): string {
   return rows.map((r) => `${r.topic}>${r.broader}`).join('\n');
 }
 
-interface TaggableRow {
+/** A paper as tagging reads it from either engine. */
+export interface TaggableRow {
   id: string;
   title: string;
   abstract: string;
@@ -129,7 +130,7 @@ interface TaggableRow {
 /** A paper as tagging reads it, with the write it was read at (see replacePaperTags). */
 export type StoredTaggable = TaggablePaper & { updatedAt: string };
 
-function toTaggable(row: TaggableRow): StoredTaggable {
+export function toTaggable(row: TaggableRow): StoredTaggable {
   return {
     id: row.id,
     title: row.title,

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { normalisePaper, type PaperEntity, type PaperTag, type RawPaper } from '@quire/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openStore } from './open-store.ts';
 import { sqlitePapers, type PaperRepository } from './paper-repository.ts';
 import { migratePg } from './pg/pg-migrations.ts';
 import { PgPaperStore } from './pg/pg-paper-store.ts';
@@ -11,6 +7,7 @@ import { openPgPool, type PgPool } from './pg/pg-pool.ts';
 import { PgTagStore } from './pg/pg-tag-store.ts';
 import { PgTopicCountsStore } from './pg/pg-topic-counts-store.ts';
 import { postgresForTests } from './pg/postgres-for-tests.ts';
+import { sqliteForTests } from './sqlite-for-tests.ts';
 import type { ClosureRow, StoredTaggable, TagStore } from './tag-store.ts';
 import type { TopicCountsStore } from './topic-counts-store.ts';
 
@@ -36,17 +33,12 @@ const ENGINES: { name: string; skip: string | null; open(): Promise<Stores> }[] 
     name: 'SQLite',
     skip: null,
     open: () => {
-      const dir = mkdtempSync(join(tmpdir(), 'quire-tag-contract-'));
-      const store = openStore(join(dir, 'quire.db'));
+      const { store, close } = sqliteForTests('tag-contract');
       return Promise.resolve({
         papers: sqlitePapers(store.papers),
         tags: store.tags,
         counts: store.topicCounts,
-        close: () => {
-          store.close();
-          rmSync(dir, { recursive: true, force: true });
-          return Promise.resolve();
-        },
+        close,
       });
     },
   },

@@ -5,8 +5,7 @@ import type { UpdateLog } from '../update-log-store.ts';
 import { PgCalendarFeedStore } from './pg-calendar-feeds.ts';
 import { PgGroupStore } from './pg-group-store.ts';
 import { PgInviteStore } from './pg-invite-store.ts';
-import { migratePg } from './pg-migrations.ts';
-import { openPgPool } from './pg-pool.ts';
+import { openMigratedPool } from './pg-migrations.ts';
 import { PgUpdateLog, type SharedUpdateLog } from './pg-update-log.ts';
 
 /**
@@ -30,13 +29,7 @@ export interface PgNodeStores extends PgGroupStores {
 
 /** Connects to `url` (postgres://…), migrates its schema, and answers the group stores over one pool. */
 export async function openPgGroupStores(url: string): Promise<PgNodeStores> {
-  const pool = await openPgPool(url);
-  try {
-    await migratePg(pool);
-  } catch (err) {
-    await pool.end().catch(() => {});
-    throw err;
-  }
+  const pool = await openMigratedPool(url);
   const updates = new PgUpdateLog(pool);
   return {
     groups: new PgGroupStore(pool),

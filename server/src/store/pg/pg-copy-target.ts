@@ -8,8 +8,8 @@ import {
   type UpdateTotals,
 } from '../copy-rows.ts';
 import { PAPER_COLUMN_LIST } from '../paper-queries.ts';
-import { migratePg } from './pg-migrations.ts';
-import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
+import { openMigratedPool } from './pg-migrations.ts';
+import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
 
 // Each batch is one multi-row INSERT over arrays (unnest), whatever its size: one round trip a batch.
 // A paper's row goes in as SQLite stored it; its category rows are written from its categories beside it,
@@ -96,14 +96,7 @@ export class PgCopyTarget {
 
   /** Connects (a wrong address fails here, named) and brings the schema up to date. */
   static async open(url: string): Promise<PgCopyTarget> {
-    const pool = await openPgPool(url);
-    try {
-      await migratePg(pool);
-    } catch (err) {
-      await pool.end().catch(() => {});
-      throw err;
-    }
-    return new PgCopyTarget(pool);
+    return new PgCopyTarget(await openMigratedPool(url));
   }
 
   async run(): Promise<MigrateRun | null> {

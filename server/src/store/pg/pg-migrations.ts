@@ -3,7 +3,7 @@ import type { Migration, MigrationResult } from '../migrations.ts';
 import { CREATE_HARVEST_STATE } from './pg-harvest-state.ts';
 import { CREATE_PAPERS } from './pg-paper-queries.ts';
 import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
-import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
+import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
 
 /*
  * The PostgreSQL schema's history, versioned like SQLite's: a step's position in this array is its version,
@@ -141,4 +141,16 @@ export async function migratePg(
     }
   }
   return { from, to: await pgSchemaVersion(pool), applied };
+}
+
+/** A pool over `url` with the schema brought up to date; nothing is left open when either step fails. */
+export async function openMigratedPool(url: string): Promise<PgPool> {
+  const pool = await openPgPool(url);
+  try {
+    await migratePg(pool);
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+  return pool;
 }

@@ -7,7 +7,9 @@ import {
   type HierarchyReport,
   type PaperTagsResult,
   type StoredTaggable,
+  type TaggableRow,
   type TagStore,
+  toTaggable,
 } from '../tag-store.ts';
 import { LOCK_PAPER_WRITES } from './pg-paper-queries.ts';
 import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
@@ -63,24 +65,6 @@ const DELETE_CLOSURE = `
 DELETE FROM topic_closure c USING unnest($1::text[], $2::text[]) AS gone (topic, broader)
 WHERE c.topic = gone.topic AND c.broader = gone.broader`;
 const COUNT_TAGS_BY_TOPIC = `SELECT topic, count(*)::integer AS n FROM paper_tags GROUP BY topic`;
-
-interface TaggableRow {
-  id: string;
-  title: string;
-  abstract: string;
-  categories: string;
-  updated_at: string;
-}
-
-function toTaggable(row: TaggableRow): StoredTaggable {
-  return {
-    id: row.id,
-    title: row.title,
-    abstract: row.abstract,
-    categories: JSON.parse(row.categories) as string[],
-    updatedAt: row.updated_at,
-  };
-}
 
 const evidenceJson = (tag: PaperTag | EncodedTag): string =>
   'evidenceJson' in tag ? tag.evidenceJson : JSON.stringify(tag.evidence);
