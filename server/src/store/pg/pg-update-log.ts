@@ -10,11 +10,14 @@ import { bytea, inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
  *
  * Several nodes: an append bumps the group row's update_seq and writes the row under that number in one
  * statement, holding the group row's lock until it commits, so a group's rows commit in number order.
- * Compaction takes the same row lock (FOR UPDATE), after an advisory try-lock on the group (a node finding
- * it held skips), so no two nodes compact one group at once and no append
- * of the group commits in the middle of one. A node's document holds only the rows it loaded and its own
- * appends, not another node's appends since, so compaction does not trust the merged state it is handed
- * alone: it merges every row it deletes into it, under the lock, and nothing is lost whichever node compacts.
+ * Compaction first takes an advisory try-lock on the group (a node finding it held skips), so no two
+ * nodes compact one group at once. A node's document holds only the rows it loaded and its own appends,
+ * not another node's appends since, so compaction does not trust the merged state it is handed alone: it
+ * merges every row it deletes into it, and nothing is lost whichever node compacts. It reads and merges
+ * those rows before it touches the group row: they are committed and, under the advisory lock, nobody
+ * else deletes them, while appends only add rows after them. The group row's lock is taken only by the
+ * merged row's own append, at the end, so the group's appends from every node wait for one insert and
+ * a commit, not for the read of up to a compaction's worth of rows and their merge in this process.
  */
 
 const APPEND_UPDATE = `
@@ -25,7 +28,6 @@ const SELECT_UPDATES = `SELECT seq, data FROM group_updates WHERE group_id = $1 
 const SELECT_UPDATES_THROUGH = `
   SELECT seq, data FROM group_updates WHERE group_id = $1 AND seq <= $2 ORDER BY seq`;
 const COUNT_UPDATES = `SELECT count(*)::integer AS n FROM group_updates WHERE group_id = $1`;
-const LOCK_GROUP_LOG = `SELECT update_seq FROM groups WHERE id = $1 FOR UPDATE`;
 const DELETE_THROUGH = `DELETE FROM group_updates WHERE group_id = $1 AND seq <= $2`;
 const SELECT_UPDATES_AFTER = `
   SELECT seq, data FROM group_updates WHERE group_id = $1 AND seq > $2 ORDER BY seq`;
@@ -87,8 +89,6 @@ export class PgUpdateLog implements SharedUpdateLog {
     return inTransaction(this.pool, async (client) => {
       const lock = await client.query<{ locked: boolean }>(TRY_LOCK_COMPACTION, [groupId]);
       if (!lock.rows[0]?.locked) return null;
-      const head = await client.query(LOCK_GROUP_LOG, [groupId]);
-      if (head.rowCount === 0) throw noGroup(groupId);
       const { rows } = await client.query<UpdateRow>(SELECT_UPDATES_THROUGH, [groupId, throughId]);
       const whole = mergeInto(merged, rows);
       await client.query(DELETE_THROUGH, [groupId, throughId]);
