@@ -12,6 +12,15 @@ export interface TermGroup {
   /** The word being typed: any indexed term starting with it matches. */
   prefix: boolean;
   corrections: string[];
+  /**
+   * A prefix known to match no paper the word alone does not (see FtsSearch), so FTS5 is asked for the
+   * word: it answers `"word"*` by merging every completion's list, positions and all, into one in memory,
+   * in every statement naming it and again for bm25's count (at 100x a common word's list holds 900,000
+   * papers), while it reads a word's list lazily, only as far as a statement needs.
+   */
+  asWord?: boolean;
+  /** The longer words an `asWord` prefix stands for (every paper holding one holds the word). */
+  completions?: readonly string[];
 }
 
 export interface QueryParts {
@@ -25,7 +34,9 @@ export interface QueryParts {
 const quoted = (term: string) => `"${term}"`;
 
 function groupExpression(group: TermGroup): string {
-  const alternatives = [group.prefix ? `${quoted(group.term)}*` : quoted(group.term)];
+  const alternatives = [
+    group.prefix && group.asWord !== true ? `${quoted(group.term)}*` : quoted(group.term),
+  ];
   for (const c of group.corrections) alternatives.push(quoted(c));
   return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
 }
@@ -43,6 +54,32 @@ export function matchExpression(parts: QueryParts, mode: 'AND' | 'OR'): string |
   for (const phrase of parts.phrases) all.push(quoted(phrase.join(' ')));
   for (const key of parts.authorKeys) all.push(`authors : ${quoted(key)}`);
   return all.length === 0 ? null : all.join(' AND ');
+}
+
+/**
+ * The expression with every prefix asked as its word: it matches only papers the expression matches.
+ * Null when it has no prefix left to FTS5.
+ */
+export function wordsExpression(parts: QueryParts, mode: 'AND' | 'OR'): string | null {
+  if (!parts.groups.some((g) => g.prefix && g.asWord !== true)) return null;
+  const groups = parts.groups.map((g) => ({ ...g, asWord: true }));
+  return matchExpression({ ...parts, groups }, mode);
+}
+
+/**
+ * The expression with a prefix asked as its word (`asWord`) asked as its longer words instead: the
+ * papers holding a joined form ("counterfactualtointeractive"), which the prefix's own ranking counted
+ * twice and the word's does not count at all. Null when no prefix stands for longer words.
+ */
+export function completionExpression(parts: QueryParts, mode: 'AND' | 'OR'): string | null {
+  const at = parts.groups.findIndex((g) => g.asWord === true && (g.completions?.length ?? 0) > 0);
+  const group = parts.groups[at];
+  const [first, ...rest] = group?.completions ?? [];
+  if (first === undefined) return null;
+  const groups = parts.groups.map((g, i) =>
+    i === at ? { term: first, prefix: false, corrections: rest } : g,
+  );
+  return matchExpression({ ...parts, groups }, mode);
 }
 
 /**

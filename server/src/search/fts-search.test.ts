@@ -75,6 +75,31 @@ describe('FtsSearch: words', () => {
     expect(hit?.highlights.title.filter((s) => s.hit).map((s) => s.text)).toEqual(['Reinforcement']);
   });
 
+  it('asks for a word being typed as the word when its longer words come only with it', () => {
+    const asked: string[] = [];
+    const index = new SearchIndex(store.db);
+    const spy = new Proxy(index, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => unknown;
+        return (...args: unknown[]) => {
+          if (prop === 'ranked') asked.push(String(args[0]));
+          return method.apply(target, args);
+        };
+      },
+    });
+    const spied = new FtsSearch(spy, defaultTaxonomy());
+    const found = (q: string) => spied.searchNow(q, { limit: 20, offset: 0 }).results.map((r) => r.id);
+    // "Retrieval-Augmented" is indexed as its parts and "retrievalaugmented": every paper with the
+    // longer word has the word, so the prefix finds what the word finds.
+    expect(found('retrieval')).toEqual(['2604.00003']);
+    expect(asked.at(-1)).toBe('"retrieval"');
+    // "learn" is no word here, and "learning" and "learned" come without it: FTS5's prefix.
+    expect(found('learn')).toEqual(expect.arrayContaining(['2604.00001', '2604.00004']));
+    expect(asked.at(-1)).toBe('"learn"*');
+  });
+
   it('forgives a typo, a swapped pair too, and marks the word as written', () => {
     expect(ids('reinforcment')).toContain('2604.00001');
     expect(ids('retreival')).toEqual(['2604.00003']);

@@ -22,7 +22,9 @@ import { QuireError } from '../errors.ts';
 import type { IndexFilters, PaperTextRow } from '../store/search-index.ts';
 import type { SearchReader } from '../store/search-reader.ts';
 import {
+  completionExpression,
   indexFilters,
+  wordsExpression,
   matchExpression,
   phrasesAndAuthors,
   titleExpression,
@@ -53,12 +55,20 @@ export const RANK_WINDOW = 5_000;
  * re-ranked, so a paper its title names is not lost among the most recent matches.
  */
 export const TITLE_CANDIDATES = 20;
+/**
+ * The best papers holding a word's joined forms, re-ranked besides (see `completionExpression`), among
+ * the most recent this many of them: their bm25 weighs every form apart, so each match costs more.
+ */
+export const COMPLETION_CANDIDATES = 20;
+export const COMPLETION_WINDOW = 1_000;
 /** A word found in at most this many papers may be a typo: near spellings found more often join it. */
 export const FEW_HITS = 2;
 /** Spellings tried besides a word, the most used first. */
 export const MAX_CORRECTIONS = 5;
 /** Indexed terms read at most when looking for a long word's two-edit spellings. */
 export const TWO_EDIT_SCAN = 2_000;
+/** Completions of a word being typed checked at most for being held only with the word (see `#wordCompletions`). */
+export const MAX_COMPLETIONS = 200;
 /** A person's papers listed first for a name search, at most (the newest). */
 export const AUTHOR_FIRST = 50;
 /** Papers the name's key is indexed for read at most to find them (see `authorNamed`). */
@@ -132,11 +142,15 @@ export class FtsSearch implements SearchApi {
   ): SearchResponseDto {
     const terms = [...new Set(queryTermsOf(query.text))];
     const base = phrasesAndAuthors(query);
-    const groups = terms.map((term, i) => ({
+    const groups: TermGroup[] = terms.map((term, i) => ({
       term,
       prefix: i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
-      corrections: [] as string[],
+      corrections: [],
     }));
+    for (const group of groups) {
+      const longer = group.prefix ? this.#wordCompletions(group.term) : undefined;
+      if (longer) Object.assign(group, { asWord: true, completions: longer });
+    }
     const parts: QueryParts = { ...base, groups };
     const first = matchExpression(parts, 'AND');
     if (first === null) return this.#unranked(query, null, filters, page, sort);
@@ -221,10 +235,12 @@ export class FtsSearch implements SearchApi {
   /** A page of the papers matching the query, FTS5's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
   #ranked(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
     const match = matchExpression(parts, mode) ?? fallback;
+    const subset = wordsExpression(parts, mode);
     const { rows, total, estimated } = this.#index.ranked(match, filters, FIELD_BOOSTS, {
       limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
       offset: 0,
       window: RANK_WINDOW,
+      ...(subset === null ? {} : { subset }),
     });
     const head = rows.slice(0, RERANK_CANDIDATES);
     const titled = titleExpression(parts, mode);
@@ -235,6 +251,17 @@ export class FtsSearch implements SearchApi {
         window: RANK_WINDOW,
       });
       for (const r of named) if (!seen.has(r.paperId)) head.push(r);
+    }
+    // A prefix asked as its word: the best papers holding its joined forms join the candidates too, as
+    // they did when the prefix's ranking counted them (the re-ranking weighs each form as a completion).
+    const joined = completionExpression(parts, mode);
+    if (joined !== null) {
+      const seen = new Set(head.map((r) => r.paperId));
+      const forms = this.#index.best(joined, filters, FIELD_BOOSTS, {
+        limit: COMPLETION_CANDIDATES,
+        window: COMPLETION_WINDOW,
+      });
+      for (const r of forms) if (!seen.has(r.paperId)) head.push(r);
     }
     const headText = this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
@@ -301,6 +328,23 @@ export class FtsSearch implements SearchApi {
       return row ? [resultOf(row, 0, NO_TERMS)] : [];
     });
     return { query, total, matchedAllTerms: true, sort, exact: null, byAuthor: null, results };
+  }
+
+  /**
+   * The prefix's longer completions (at most MAX_COMPLETIONS) when it is a word held by every paper
+   * holding one of them, as a hyphenated word's joined form is held only with
+   * its parts ("counterfactual-to-interactive" is indexed as "counterfactual", ..., and
+   * "counterfactualtointeractive"): the prefix then matches the papers the word alone matches, and is
+   * ranked nearly as FTS5 ranks the prefix (which counts the joined forms' occurrences too), without
+   * merging every completion's list (see TermGroup.asWord). Undefined otherwise: FTS5's prefix.
+   */
+  #wordCompletions(prefix: string): string[] | undefined {
+    const found = this.#index.vocabularyRange(`${prefix}\u0001`, prefixEnd(prefix), MAX_COMPLETIONS + 1);
+    if (found.length > MAX_COMPLETIONS) return undefined;
+    const longer = found.map((t) => t.term);
+    if (longer.length === 0) return longer;
+    const any = longer.map((t) => `"${t}"`).join(' OR ');
+    return this.#index.hitsUpTo(`(${any}) NOT "${prefix}"`, 1) === 0 ? longer : undefined;
   }
 
   /** Near spellings for a word found in at most FEW_HITS papers (as a prefix, if it is one); true if any. */

@@ -267,11 +267,11 @@ export class SearchIndex implements SearchReader {
     match: string,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number },
+    page: { limit: number; offset: number; window: number; subset?: string },
   ): RankedPage {
     const window = Math.max(page.window, page.offset + page.limit);
     // The text's matches, counted no further than the exact total goes: a pass over at most that many.
-    const matches = this.hitsUpTo(match, this.#exactUpTo + 1);
+    const matches = this.#matchesUpToExact(match, page.subset);
     const estimated = matches > this.#exactUpTo;
     const plan = this.#topicPlan(filters, window, () => matches);
     const { sql, params } = this.#filtered(filters, false, plan);
@@ -316,13 +316,13 @@ export class SearchIndex implements SearchReader {
     match: string,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; window: number },
+    page: { limit: number; window: number; subset?: string },
   ): RankedRow[] {
     const window = Math.max(page.window, page.limit);
     const { sql, params } = this.#filtered(
       filters,
       false,
-      this.#topicPlan(filters, window, () => this.hitsUpTo(match, this.#exactUpTo + 1)),
+      this.#topicPlan(filters, window, () => this.#matchesUpToExact(match, page.subset)),
     );
     if (sql === '')
       return this.#rankedRecent
@@ -337,6 +337,17 @@ export class SearchIndex implements SearchReader {
       offset: 0,
     }) as (RankedRow & { matched: number })[];
     return rows.map(({ paperId, score }) => ({ paperId, score }));
+  }
+
+  /**
+   * The matches counted up to EXACT_TOTAL_UP_TO + 1. `subset` matches only papers `match` matches (its
+   * prefixes as whole words, say) and is counted first: when it alone reaches the cap, so does `match`,
+   * and FTS5 need not merge a prefix's every list to count it.
+   */
+  #matchesUpToExact(match: string, subset: string | undefined): number {
+    const cap = this.#exactUpTo + 1;
+    if (subset !== undefined && subset !== match && this.hitsUpTo(subset, cap) >= cap) return cap;
+    return this.hitsUpTo(match, cap);
   }
 
   countMatches(match: string, filters: IndexFilters): number {

@@ -92,6 +92,13 @@ describe('totals past the exact count', () => {
     expect(reader.ranked('"agent"', NONE, FIELD_BOOSTS, page)).toMatchObject({ total: 64, estimated: false });
     const exactRobots = reader.ranked('"agent"', { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
     expect(exactRobots).toMatchObject({ total: 31, estimated: false });
+    // A prefix counted through its word, a subset of its matches, answers as the prefix does: past the
+    // cap either way, and counted in full when the word alone is not.
+    const prefix = capped.ranked('"agen"*', NONE, FIELD_BOOSTS, page);
+    expect(capped.ranked('"agen"*', NONE, FIELD_BOOSTS, { ...page, subset: '"agent"' })).toEqual(prefix);
+    expect(prefix).toMatchObject({ estimated: true });
+    const few = reader.ranked('"robot"*', NONE, FIELD_BOOSTS, page);
+    expect(reader.ranked('"robot"*', NONE, FIELD_BOOSTS, { ...page, subset: '"robot"' })).toEqual(few);
   });
 
   it('rounds an estimate to two significant digits, from no fewer than were counted', () => {

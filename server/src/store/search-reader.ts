@@ -21,20 +21,21 @@ import {
 export interface SearchReader {
   /**
    * A page of the papers matching `match` and the filters, best first by bm25, and how many match
-   * (estimated when the text matches more than EXACT_TOTAL_UP_TO: see search-index.ts).
+   * (estimated when the text matches more than EXACT_TOTAL_UP_TO: see search-index.ts). `subset`: an
+   * expression matching only papers `match` matches, cheaper to count (a prefix as its whole word).
    */
   ranked(
     match: string,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number },
+    page: { limit: number; offset: number; window: number; subset?: string },
   ): RankedPage;
   /** The best `limit` by bm25 among the `window` most recently indexed matches, uncounted. */
   best(
     match: string,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; window: number },
+    page: { limit: number; window: number; subset?: string },
   ): RankedRow[];
   countMatches(match: string, filters: IndexFilters): number;
   /** Papers matching `match` (every paper when null) and the filters, newest listing first. */
