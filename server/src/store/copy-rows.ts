@@ -6,8 +6,9 @@ import type { PaperRow } from './paper-queries.ts';
  * as they are, dates as the ISO text both engines keep and secrets as their SHA-256 hashes. Tables are
  * copied in this order: papers and what is stored with them first, then the group side, parents before
  * children, so every row's paper or group exists when the row arrives. What PostgreSQL derives itself is
- * not copied but compared at the end: paper_categories (written with each paper), paper_topics and the
- * day counts (kept by its triggers as papers, the hierarchy and tags arrive).
+ * not copied but compared at the end: paper_categories and the search terms (written with each paper),
+ * paper_topics, the day counts and the search vocabulary (kept by its triggers as papers, the hierarchy
+ * and tags arrive): the vocabulary's words and papers per word must be FTS5's, word for word.
  */
 export const COPIED_TABLES = [
   'papers',
@@ -25,7 +26,13 @@ export const COPIED_TABLES = [
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 
 /** Tables PostgreSQL fills from the copied rows; their counts are compared once a copy is done. */
-export const DERIVED_TABLES = ['paper_categories', 'paper_topics', 'day_counts', 'topic_day_counts'] as const;
+export const DERIVED_TABLES = [
+  'paper_categories',
+  'paper_topics',
+  'day_counts',
+  'topic_day_counts',
+  'search_words',
+] as const;
 export type DerivedTable = (typeof DERIVED_TABLES)[number];
 
 /** A derived table's rows, and the papers its counts add up to (day counts) or its rows (the others). */

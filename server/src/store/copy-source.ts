@@ -40,6 +40,7 @@ const DERIVED_SQL: Record<DerivedTable, string> = {
   paper_topics: `SELECT count(*) AS rows, count(*) AS sum FROM paper_topics`,
   day_counts: `SELECT count(*) AS rows, coalesce(sum(n), 0) AS sum FROM day_counts`,
   topic_day_counts: `SELECT count(*) AS rows, coalesce(sum(n), 0) AS sum FROM topic_day_counts`,
+  search_words: `SELECT count(*) AS rows, coalesce(sum(doc), 0) AS sum FROM paper_search_vocab`,
 };
 /** A page's update bytes at most (past its first row), so a batch's memory stays bounded. */
 const PAGE_BYTES = 16 * 1024 * 1024;

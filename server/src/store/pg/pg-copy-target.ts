@@ -8,8 +8,10 @@ import {
   type UpdateTotals,
 } from '../copy-rows.ts';
 import { PAPER_COLUMN_LIST } from '../paper-queries.ts';
+import { searchAuthors, searchText } from '../search-index-schema.ts';
 import { openMigratedPool } from './pg-migrations.ts';
 import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
+import { UPSERT_PAPER_TERMS } from './pg-search-schema.ts';
 
 // Each batch is one multi-row INSERT over arrays (unnest), whatever its size: one round trip a batch.
 // A paper's row goes in as SQLite stored it; its category rows are written from its categories beside it,
@@ -46,6 +48,7 @@ const DERIVED_SQL: Record<DerivedTable, string> = {
   paper_topics: `SELECT count(*)::integer AS rows, count(*)::integer AS sum FROM paper_topics`,
   day_counts: `SELECT count(*)::integer AS rows, coalesce(sum(n), 0)::integer AS sum FROM day_counts`,
   topic_day_counts: `SELECT count(*)::integer AS rows, coalesce(sum(n), 0)::integer AS sum FROM topic_day_counts`,
+  search_words: `SELECT count(*)::integer AS rows, coalesce(sum(papers), 0)::integer AS sum FROM search_words`,
 };
 const INSERT_GROUPS = `INSERT INTO groups (id, name, created_at)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`;
@@ -200,7 +203,13 @@ async function insertRows<T extends CopiedTable>(
         INSERT_PAPERS,
         PAPER_COLUMN_LIST.map((c) => column(r, (x) => x[c])),
       );
-      return client.query(INSERT_PAPER_CATEGORIES, [column(r, (x) => x.id), column(r, (x) => x.categories)]);
+      await client.query(INSERT_PAPER_CATEGORIES, [column(r, (x) => x.id), column(r, (x) => x.categories)]);
+      return client.query(UPSERT_PAPER_TERMS, [
+        column(r, (x) => x.id),
+        column(r, (x) => searchText(x.title)),
+        column(r, (x) => searchAuthors(x.authors)),
+        column(r, (x) => searchText(x.abstract)),
+      ]);
     }
     case 'topic_closure': {
       const r = rows as readonly CopiedRows['topic_closure'][];

@@ -4,6 +4,7 @@ import { planPaperWrites } from '../paper-merge.ts';
 import { PAPER_COLUMN_LIST, paperToRow, rowToPaper, type PaperRow } from '../paper-queries.ts';
 import type { PaperRepository } from '../paper-repository.ts';
 import type { PaperStats, UpsertCounts, UpsertOptions } from '../paper-store.ts';
+import { paperTerms } from '../search-index-schema.ts';
 import { inTransaction, type PgClient, type PgPool } from './pg-pool.ts';
 import {
   COUNT_BY_LISTING_DAY,
@@ -21,6 +22,7 @@ import {
   SELECT_PAPERS_BY_IDS,
   UPSERT_PAPERS,
 } from './pg-paper-queries.ts';
+import { UPSERT_PAPER_TERMS } from './pg-search-schema.ts';
 
 /** Papers on PostgreSQL, merged and stored as SQLite's PaperStore stores them (the same rows, the same rule). */
 export class PgPaperStore implements PaperRepository {
@@ -72,6 +74,13 @@ export class PgPaperStore implements PaperRepository {
         PAPER_COLUMN_LIST.forEach((c, i) => columns[i]?.push(row[c]));
       }
       await client.query(UPSERT_PAPERS, columns);
+      const terms = writes.map((w) => paperTerms(w.paper));
+      await client.query(UPSERT_PAPER_TERMS, [
+        writes.map((w) => w.paper.id),
+        terms.map((t) => t.title),
+        terms.map((t) => t.authors),
+        terms.map((t) => t.abstract),
+      ]);
       const changed = writes.filter((w) => w.storedCategories !== JSON.stringify(w.paper.categories));
       const replaced = changed.filter((w) => w.storedCategories !== null).map((w) => w.paper.id);
       if (replaced.length > 0) await client.query(DELETE_PAPER_CATEGORIES, [replaced]);

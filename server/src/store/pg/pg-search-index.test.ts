@@ -1,0 +1,88 @@
+import { normalisePaper, type PaperEntity, type RawPaper } from '@quire/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paperTerms } from '../search-index-schema.ts';
+import { migratePg } from './pg-migrations.ts';
+import { PgPaperStore } from './pg-paper-store.ts';
+import { openPgPool, type PgPool } from './pg-pool.ts';
+import { postgresForTests } from './postgres-for-tests.ts';
+
+/*
+ * PostgreSQL's search index is written with the papers: core's terms per column (as SQLite's FTS5 table
+ * holds them), a weighted tsvector over them, and a vocabulary of words with their papers.
+ */
+
+const postgres = postgresForTests('pg-search-index');
+let pool: PgPool;
+beforeAll(async () => {
+  await postgres.create();
+  if (postgres.skip) return;
+  pool = await openPgPool(postgres.url());
+  await migratePg(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+  await postgres.drop();
+});
+
+const paper = (id: string, overrides: Partial<RawPaper> = {}): PaperEntity =>
+  normalisePaper({
+    id,
+    title: 'Self-Supervised Graph Learning',
+    abstract: 'We learn graph representations without labels.',
+    authors: ['Ada Lovelace', 'Alan Turing'],
+    categories: ['cs.LG'],
+    listingDate: '2026-04-02',
+    ...overrides,
+  });
+
+describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => {
+  const words = async (): Promise<Record<string, number>> =>
+    Object.fromEntries(
+      (await pool.query<{ word: string; papers: number }>('SELECT word, papers FROM search_words')).rows.map(
+        (r) => [r.word, r.papers],
+      ),
+    );
+
+  it("holds core's terms per column, and each word's papers, through inserts, changes and deletes", async () => {
+    const store = new PgPaperStore(pool);
+    const a = paper('2604.00001');
+    const b = paper('2604.00002', { title: 'Graph Attention', abstract: 'Attention over graph nodes.' });
+    await store.upsertBatch([a, b], { countsAsListing: true });
+    const { rows } = await pool.query<{ title: string; authors: string; abstract: string }>(
+      `SELECT title, authors, abstract FROM paper_search WHERE paper_id = $1`,
+      [a.id],
+    );
+    expect(rows[0]).toEqual(paperTerms(a));
+    const before = await words();
+    // "graph" is in both papers; the authors' names in both.
+    expect(before.graph).toBe(2);
+    expect(before.lovelace).toBe(2);
+    expect(before.attention).toBe(1);
+    // Every term of a paper is one word of the vocabulary, as FTS5 counts them.
+    const terms = paperTerms(a);
+    const termsOfA = new Set([terms.title, terms.authors, terms.abstract].flatMap((t) => t.split(' ')));
+    for (const term of termsOfA) expect(before[term], term).toBeGreaterThanOrEqual(1);
+
+    await store.upsertBatch([{ ...b, title: 'Graph Mixing', abstract: 'Mixing over graph nodes.' }], {
+      countsAsListing: true,
+    });
+    const after = await words();
+    expect(after.attention).toBeUndefined();
+    expect(after.mixing).toBe(1);
+    expect(after.graph).toBe(2);
+
+    const found = await pool.query<{ paper_id: string }>(
+      `SELECT paper_id FROM paper_search WHERE doc @@ to_tsquery('simple', 'graph & mix:*') ORDER BY paper_id`,
+    );
+    expect(found.rows.map((r) => r.paper_id)).toEqual(['2604.00002']);
+    const phrase = await pool.query<{ paper_id: string }>(
+      `SELECT paper_id FROM paper_search WHERE doc @@ to_tsquery('simple', 'graph <-> learning')`,
+    );
+    expect(phrase.rows.map((r) => r.paper_id)).toEqual(['2604.00001']);
+
+    await pool.query(`DELETE FROM papers WHERE id = $1`, [b.id]);
+    const gone = await words();
+    expect(gone.mixing).toBeUndefined();
+    expect(gone.graph).toBe(1);
+  });
+});

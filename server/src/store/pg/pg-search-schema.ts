@@ -1,0 +1,96 @@
+/*
+ * The search index on PostgreSQL (issue 13), written with the papers as SQLite's is: each paper's terms as
+ * core's tokenizer gives them (search-index-schema.ts: paperTerms), space-separated per column, so both
+ * engines match the same words; a stored tsvector over them, weighted title A, authors B, abstract C as
+ * core's field boosts rank them, with positions for phrase queries; and the vocabulary with the number of
+ * papers holding each word (typo correction looks it up through pg_trgm; ranking reads the counts).
+ * Queries use the 'simple' configuration, which keeps a term as it is: core has already folded, split and
+ * joined them.
+ *
+ * pg_trgm is a trusted extension (PostgreSQL 13+): the database's owner may create it.
+ */
+export const CREATE_SEARCH_INDEX = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+-- A column's terms as lexemes with their positions, taken as they are: PostgreSQL's parser would read some
+-- of core's terms otherwise (it splits "4e4b4bit" into the number "4e4" and "b4bit").
+CREATE FUNCTION quire_terms_vector(terms text, weight "char") RETURNS tsvector
+IMMUTABLE PARALLEL SAFE LANGUAGE sql AS $$
+  SELECT setweight(coalesce(string_agg(
+    '''' || replace(replace(t, '\\', '\\\\'), '''', '''''') || ''':' || least(i, 16383), ' ')::tsvector,
+    ''::tsvector), weight)
+  FROM unnest(string_to_array(terms, ' ')) WITH ORDINALITY AS u (t, i) WHERE t <> ''
+$$;
+
+CREATE TABLE paper_search (
+  paper_id text COLLATE "C" PRIMARY KEY REFERENCES papers (id) ON DELETE CASCADE,
+  title    text NOT NULL,
+  authors  text NOT NULL,
+  abstract text NOT NULL,
+  doc      tsvector GENERATED ALWAYS AS (
+    quire_terms_vector(title, 'A') || quire_terms_vector(authors, 'B') || quire_terms_vector(abstract, 'C')) STORED
+);
+CREATE INDEX paper_search_doc ON paper_search USING gin (doc);
+
+CREATE TABLE search_words (
+  word   text COLLATE "C" PRIMARY KEY,
+  papers integer NOT NULL
+);
+CREATE INDEX search_words_similar ON search_words USING gin (word gin_trgm_ops);
+
+-- Each word's papers, moved set-wise per statement as papers' terms are written, replaced or removed.
+CREATE FUNCTION quire_move_search_words(moves jsonb) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO search_words (word, papers)
+  SELECT m ->> 0, (m ->> 1)::integer FROM jsonb_array_elements(moves) m
+  ON CONFLICT (word) DO UPDATE SET papers = search_words.papers + excluded.papers;
+  DELETE FROM search_words w USING jsonb_array_elements(moves) m WHERE w.word = m ->> 0 AND w.papers <= 0;
+$$;
+
+CREATE FUNCTION quire_search_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM quire_move_search_words(coalesce((
+    SELECT jsonb_agg(jsonb_build_array(word, k)) FROM (
+      SELECT word, count(*) AS k FROM new_rows, unnest(tsvector_to_array(doc)) AS word GROUP BY word) g),
+    '[]'));
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION quire_search_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM quire_move_search_words(coalesce((
+    SELECT jsonb_agg(jsonb_build_array(word, -k)) FROM (
+      SELECT word, count(*) AS k FROM old_rows, unnest(tsvector_to_array(doc)) AS word GROUP BY word) g),
+    '[]'));
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION quire_search_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM quire_move_search_words(coalesce((
+    SELECT jsonb_agg(jsonb_build_array(word, k)) FROM (
+      SELECT word, sum(k)::integer AS k FROM (
+        SELECT word, -1 AS k FROM old_rows, unnest(tsvector_to_array(doc)) AS word
+        UNION ALL
+        SELECT word, 1 FROM new_rows, unnest(tsvector_to_array(doc)) AS word) d
+      GROUP BY word HAVING sum(k) <> 0) g),
+    '[]'));
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER paper_search_inserted AFTER INSERT ON paper_search REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION quire_search_inserted();
+CREATE TRIGGER paper_search_deleted AFTER DELETE ON paper_search REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION quire_search_deleted();
+CREATE TRIGGER paper_search_updated AFTER UPDATE ON paper_search
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION quire_search_updated();
+`;
+
+/** A batch's terms in one statement (parallel arrays), replacing a paper's old ones. */
+export const UPSERT_PAPER_TERMS = `
+INSERT INTO paper_search (paper_id, title, authors, abstract)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+ON CONFLICT (paper_id) DO UPDATE SET title = excluded.title, authors = excluded.authors,
+  abstract = excluded.abstract
+WHERE (paper_search.title, paper_search.authors, paper_search.abstract)
+  IS DISTINCT FROM (excluded.title, excluded.authors, excluded.abstract)`;
