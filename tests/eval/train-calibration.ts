@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import {
   CALIBRATION_FEATURES,
   Calibration,
-  FIELD_SHARE_MIN,
   compileTaxonomy,
   collectionStats,
   defaultTaxonomy,
@@ -37,12 +36,7 @@ import { loadTrainingSet, majority, TopicModelTrainer } from './topic-model-trai
 const taxonomy = defaultTaxonomy();
 const { papers, byId } = await taggableCorpus();
 // The rules without the shipped models: each judged paper is given its out-of-fold log-odds instead.
-// No calibration: it is what this fits (and one fitted on other features would not load).
-const engine = compileTaxonomy(taxonomy, {
-  ...collectionStats(taxonomy, papers),
-  topicModels: null,
-  calibration: null,
-});
+const engine = compileTaxonomy(taxonomy, { ...collectionStats(taxonomy, papers), topicModels: null });
 const contexts = new TagSelection(taxonomy);
 /** With QUIRE_RULES_ONLY=1 the models are left out: the figures of the rules alone, for comparison. */
 const rulesOnly = Boolean(process.env.QUIRE_RULES_ONLY);
@@ -65,37 +59,6 @@ function cachedOutOfFold(): Map<string, Map<string, number>> {
 const logitsOf = (id: string): ReadonlyMap<string, number> | undefined =>
   rulesOnly ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
 
-/**
- * Per topic, the share of the corpus papers it passes for that list each primary category, from the rules
- * alone over the whole corpus (no judgment read): the calibration's field-share feature, shipped with it.
- */
-function fieldShares(): Record<string, Record<string, number>> {
-  const counts = new Map<string, Map<string, number>>();
-  for (const paper of papers) {
-    const category = paper.categories[0];
-    if (category === undefined) continue;
-    for (const tag of engine.passing(paper)) {
-      const byCategory = counts.get(tag.slug) ?? new Map<string, number>();
-      byCategory.set(category, (byCategory.get(category) ?? 0) + 1);
-      counts.set(tag.slug, byCategory);
-    }
-  }
-  const shares: Record<string, Record<string, number>> = {};
-  for (const slug of [...counts.keys()].sort()) {
-    const byCategory = counts.get(slug) ?? new Map<string, number>();
-    const total = [...byCategory.values()].reduce((a, b) => a + b, 0);
-    const kept = [...byCategory]
-      .map(([category, n]) => [category, Number((n / total).toFixed(3))] as const)
-      .filter(([, share]) => share >= FIELD_SHARE_MIN)
-      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-    shares[slug] = Object.fromEntries(kept);
-  }
-  return shares;
-}
-const fieldShare = fieldShares();
-const fieldOf = (slug: string, category: string | undefined): number =>
-  (category === undefined ? undefined : fieldShare[slug]?.[category]) ?? 0;
-
 const wide = majority(loadJudgments(/^dev-set-taxonomy(-[23])?\.jsonl$/));
 /** The third sample's papers, judged strictly like the locked set: reported apart below. */
 const strictIds = new Set(loadJudgments(/^dev-set-taxonomy-3\.jsonl$/).map((j) => j.paper));
@@ -117,7 +80,7 @@ function examplesOf(id: string, label: (slug: string) => boolean | undefined): E
   const paper = byId.get(id);
   if (!paper) return [];
   const out: Example[] = [];
-  for (const { tag, context } of contexts.contexts(passingOf(paper), paper.categories[0], fieldOf)) {
+  for (const { tag, context } of contexts.contexts(passingOf(paper))) {
     const y = label(tag.slug);
     if (y !== undefined) out.push({ x: tagFeatures(tag, context), y: y ? 1 : 0, slug: tag.slug, paper: id });
   }
@@ -189,7 +152,6 @@ function fit(examples: readonly Example[], topicL2: number): CalibrationFile {
     weights: weights.map((x) => Number(x.toFixed(4))),
     bias: Number(bias.toFixed(4)),
     ...(useTopics ? { topicBias } : {}),
-    fieldShare,
   };
   // The version is part of every topic's definition hash: a refit with other weights must re-tag.
   return { version: `${taxonomy.version}+${n}+${fingerprint(JSON.stringify(fitted))}`, ...fitted };
@@ -225,7 +187,7 @@ function judge(file: CalibrationFile, ids: readonly string[], keep: number, floo
   for (const id of ids) {
     const paper = byId.get(id) as TaggablePaper;
     const passing = passingOf(paper);
-    let chosen = passing.length > 0 ? selection.choose(passing, paper.categories[0]) : [];
+    let chosen = passing.length > 0 ? selection.choose(passing) : [];
     // As the engine does: a paper whose only candidates were the models' and none was kept is bare.
     if (chosen.length === 0 && passing.every((t) => t.score === 0)) chosen = engine.fallback(paper);
     const labels = wide.get(id) ?? new Map<string, boolean>();
@@ -339,11 +301,7 @@ for (const topicL2 of SHRINKAGE) {
 const top = Math.max(...rows.map((r) => r.score));
 const best = rows.filter((r) => r.score >= top - TIE).sort((x, y) => x.none - y.none || y.score - x.score)[0];
 if (!best) throw new Error('no development judgments');
-// QUIRE_SETTING=shrinkage,keep,floor reads the strict sample at one setting, to compare runs alike.
-const forced = process.env.QUIRE_SETTING?.split(',').map(Number);
-const chosen: { topicL2: number; keep: number; floor: number } = forced
-  ? { topicL2: forced[0] ?? 0, keep: forced[1] ?? 0, floor: forced[2] ?? 0 }
-  : best;
+const chosen: { topicL2: number; keep: number; floor: number } = best;
 console.log(
   `chosen by cross-validation: topic shrinkage ${chosen.topicL2}, keep ${chosen.keep}, floor ${chosen.floor}`,
 );

@@ -42,21 +42,6 @@ describe('tag calibration', () => {
     expect(calibration.probability(x)).toBe(0.5);
   });
 
-  it("reads a topic's share of papers in the paper's field, own keys only, and a rarer field lowers it", () => {
-    const features = [...CALIBRATION_FEATURES];
-    const weights = features.map((f) => (f === 'field-share' ? 1 : 0));
-    const fieldShare = { a: { 'cs.CV': 0.6, 'cs.RO': 0.05 } };
-    const calibration = new Calibration({ version: 't', features, weights, bias: 0, fieldShare });
-    expect(calibration.fieldShare('a', 'cs.CV')).toBe(0.6);
-    expect(calibration.fieldShare('a', 'cs.RO')).toBe(0.05);
-    expect(calibration.fieldShare('a', 'constructor')).toBe(0);
-    expect(calibration.fieldShare('b', 'cs.CV')).toBe(0);
-    expect(calibration.fieldShare('a', undefined)).toBe(0);
-    const at = features.indexOf('field-share');
-    const x = (share: number) => features.map((_, i) => (i === at ? Math.log(share) : 0));
-    expect(calibration.probability(x(0.05))).toBeLessThan(calibration.probability(x(0.6)));
-  });
-
   it('refuses weights fitted on other features, saying how to refit', () => {
     expect(() => new Calibration({ version: 'old', features: ['log-ratio'], weights: [1], bias: 0 })).toThrow(
       /fitted on other features; run tests\/eval\/train-calibration.ts again/,

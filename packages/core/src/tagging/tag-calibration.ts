@@ -17,18 +17,7 @@ export interface CalibrationFile {
    * everywhere ("efficient", "vision") earn less trust than a narrow one whose phrases are its own.
    */
   topicBias?: Readonly<Record<string, number>>;
-  /**
-   * Per topic, the share of the corpus papers it passes for that are listed first in each arXiv category
-   * (shares under FIELD_SHARE_MIN left out): how typical a paper's field is for the topic. Counted over the
-   * whole corpus with no judgment, when the calibration is fitted. A model-kind or umbrella topic read in a
-   * field where it is rare is more often a tool the paper borrows ("a VLM selects the waypoints" in a
-   * robotics paper) than its subject.
-   */
-  fieldShare?: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
-
-/** Field shares under this are not kept in the file: they read as this. */
-export const FIELD_SHARE_MIN = 0.01;
 
 /** What a tag's confidence is read from, besides its evidence. */
 export interface TagContext {
@@ -42,8 +31,6 @@ export interface TagContext {
   depth: number;
   /** The topic has required concepts (a co-occurrence gate). */
   gated: boolean;
-  /** The share of the topic's corpus papers listed first in this paper's primary category (fieldShare). */
-  field: number;
 }
 
 export const CALIBRATION_FEATURES = [
@@ -63,7 +50,6 @@ export const CALIBRATION_FEATURES = [
   'model-logit',
   'model-only',
   'model-only-logit',
-  'field-share',
 ] as const;
 
 /** A model's log-odds is read within these bounds: past them a word list says little more. */
@@ -93,7 +79,6 @@ export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
     model,
     modelOnly,
     modelOnly * model,
-    Math.log(Math.max(FIELD_SHARE_MIN, context.field)),
   ];
 }
 
@@ -120,14 +105,6 @@ export class Calibration {
   topicBias(slug: string): number {
     const bias = this.#file.topicBias;
     return bias && Object.hasOwn(bias, slug) ? (bias[slug] ?? 0) : 0;
-  }
-
-  /** How typical the category is among the topic's papers (see CalibrationFile.fieldShare). */
-  fieldShare(slug: string, category: string | undefined): number {
-    const shares = this.#file.fieldShare;
-    if (!shares || category === undefined || !Object.hasOwn(shares, slug)) return 0;
-    const byCategory = shares[slug] ?? {};
-    return Object.hasOwn(byCategory, category) ? (byCategory[category] ?? 0) : 0;
   }
 
   probability(features: readonly number[], slug?: string): number {

@@ -57,16 +57,8 @@ export class TagSelection {
     return tag.score / (this.#threshold.get(tag.slug) ?? DEFAULT_THRESHOLD);
   }
 
-  /**
-   * Each passing tag with what its calibrated confidence is read from; `field` gives the share of a topic's
-   * papers in the paper's primary category (the calibration's own by default, none without one).
-   */
-  contexts(
-    passing: readonly PaperTag[],
-    category?: string,
-    field: (slug: string, category: string | undefined) => number = (slug, c) =>
-      this.#calibration?.fieldShare(slug, c) ?? 0,
-  ): { tag: PaperTag; context: TagContext }[] {
+  /** Each passing tag with what its calibrated confidence is read from. */
+  contexts(passing: readonly PaperTag[]): { tag: PaperTag; context: TagContext }[] {
     const ranked = [...passing].sort((x, y) => this.#rank(x, y));
     const best = ranked[0] ? this.confidence(ranked[0]) : 1;
     return ranked.map((tag, rank) => ({
@@ -79,7 +71,6 @@ export class TagSelection {
         passing: passing.length,
         depth: this.#depth.get(tag.slug) ?? 0,
         gated: this.#gated.has(tag.slug),
-        field: field(tag.slug, category),
       },
     }));
   }
@@ -88,12 +79,11 @@ export class TagSelection {
    * With a calibration: the tags a reader would likely agree with (confidence ≥ KEEP_CONFIDENCE; the best
    * one alone down to FLOOR_CONFIDENCE, so a paper is not left bare for want of a sure tag), narrowest
    * first, at most MAX_DIRECT_TAGS, each with its confidence as evidence. Without one: by score ratio.
-   * `category` is the paper's primary arXiv category.
    */
-  choose(passing: readonly PaperTag[], category?: string): PaperTag[] {
+  choose(passing: readonly PaperTag[]): PaperTag[] {
     if (!this.#calibration) return this.#chooseByRatio(passing);
     const calibration = this.#calibration;
-    const scored = this.contexts(passing, category).map(({ tag, context }) => ({
+    const scored = this.contexts(passing).map(({ tag, context }) => ({
       tag,
       p: calibration.probability(tagFeatures(tag, context), tag.slug),
     }));

@@ -226,7 +226,7 @@ export class CompiledTaxonomy {
   tag(paper: TaggablePaper, logits?: ReadonlyMap<string, number>): PaperTag[] {
     const passing = this.passing(paper, logits);
     if (!this.selection) return passing.map((tag) => this.explainModel(tag));
-    const chosen = this.selection.choose(passing, paper.categories[0]);
+    const chosen = this.selection.choose(passing);
     // Only the model named topics, and none was sure enough: the paper is as bare as with no evidence.
     if (chosen.length === 0 && passing.every((t) => t.score === 0)) return this.fallback(paper);
     return chosen.map((tag) => this.explainModel(tag));

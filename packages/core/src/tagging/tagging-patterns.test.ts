@@ -192,35 +192,6 @@ describe('homonyms, lists and boilerplate', () => {
     expect(shown(p)).not.toContain('machine-learning');
   });
 
-  it('a VLM named only as the tool that guides a robot is not Vision-Language Models', () => {
-    const p = paper(
-      'VLM-Guided Waypoint Selection for Underwater Inspection Vehicles',
-      'Inspection vehicles drift off course in murky water. We design a planner in which a VLM-guided ' +
-        'module picks the next waypoint and a dynamics-based controller avoids collisions. In harbour ' +
-        'trials the vehicle covers more of the hull with fewer collisions than a geometric planner.',
-      ['cs.RO'],
-    );
-    expect(shown(p)).not.toContain('vision-language-models');
-    const studied = paper(
-      'Fine-Tuning Vision-Language Models to Select Waypoints',
-      'We fine-tune a vision-language model on annotated dives so that it selects safe waypoints, and ' +
-        'find that the tuned VLM hallucinates fewer obstacles than the base vision-language model.',
-      ['cs.RO'],
-    );
-    expect(shown(studied)).toContain('vision-language-models');
-  });
-
-  it('"vision-language model" does not make a paper Large Language Models', () => {
-    const p = paper(
-      'Test-Time Prompt Tuning for Vision-Language Models',
-      'We tune the text prompts of a contrastive vision-language model at test time so that its image ' +
-        'classification confidence stays calibrated on shifted images, with no labels at all.',
-      ['cs.CV'],
-    );
-    expect(shown(p)).not.toContain('large-language-models');
-    expect(shown(p)).toContain('vision-language-models');
-  });
-
   it('a code-availability sentence does not make a paper Code Generation', () => {
     const p = paper(
       'Uncertainty for Crop Yield Forecasts',
