@@ -5,6 +5,7 @@ import type { IngestErrorNote } from '../store/harvest-state.ts';
 import type { Store } from '../store/open-store.ts';
 import type { KnownTerms } from '../store/search-index-schema.ts';
 import type { KnownTags } from '../store/tag-store.ts';
+import { TagPool } from '../topics/tag-pool.ts';
 import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
 import {
   emptyFileReport,
@@ -131,8 +132,11 @@ export async function importPaths(
   const plan = opts.tagWith ? await planImportTagging(store.tags, opts.tagWith, now()) : null;
   const tagging = plan?.tagging ?? null;
   const here = prepareHere(tagging);
-  // One thread for the whole run, started by its first JSON Lines file.
-  const preparing: { thread: PrepareThread | null } = { thread: null };
+  // One parse thread and one tagging thread for the whole run, started by its first JSON Lines file.
+  const preparing: { thread: PrepareThread | null; tagger: TagPool | null } = {
+    thread: null,
+    tagger: null,
+  };
   const ctx: ImportContext = {
     store,
     batchSize,
@@ -141,7 +145,12 @@ export async function importPaths(
     now,
     progress: new ProgressTicker(opts.onProgress, now, candidates.length, bytesTotal),
     onResume: opts.onResume,
-    preparer: () => (inThread ? (preparing.thread ??= new PrepareThread(tagging)) : here),
+    preparer: () => {
+      if (!inThread) return here;
+      preparing.thread ??= new PrepareThread();
+      if (tagging) preparing.tagger ??= new TagPool(1, tagging.taxonomy, tagging.stats);
+      return taggedAfter(preparing.thread, preparing.tagger);
+    },
     tagging: tagging !== null,
     tagged: 0,
   };
@@ -154,6 +163,7 @@ export async function importPaths(
     }
   } finally {
     await preparing.thread?.close();
+    await preparing.tagger?.close();
   }
   return {
     files,
@@ -307,6 +317,27 @@ async function importLines(
   }
   send();
   for (let next = ahead.shift(); next; next = ahead.shift()) await write(next, ahead.length === 0);
+}
+
+/**
+ * Parsing in one thread and tagging in another (`tagger`, when the import tags): on two cores the writing thread, the parse thread and the
+ * engine then share both, where tagging in the parse thread made that thread the import's pace while the
+ * writing one waited. Each batch goes to the tagger as soon as it is parsed, so batches overlap.
+ */
+function taggedAfter(parse: LinePreparer, tagger: TagPool | null): LinePreparer {
+  if (!tagger) return parse;
+  return {
+    prepare: async (lines) => {
+      const prepared = await parse.prepare(lines);
+      const papers = prepared.flatMap((line) => ('paper' in line ? [line.paper] : []));
+      // A batch the engine fails on is stored untagged: its papers stay stale and the re-tag meets them.
+      const tags = await tagger.tag(papers).catch(() => null);
+      if (!tags) return prepared;
+      let i = 0;
+      return prepared.map((line) => ('paper' in line ? { ...line, tags: tags[i++] ?? [] } : line));
+    },
+    close: () => parse.close(),
+  };
 }
 
 /** An OAI-PMH page is one unit: parsed and normalised whole before anything of it is stored. */

@@ -1,7 +1,12 @@
-import { CollectionStats, type Taxonomy } from '@quire/core';
+import { CollectionStats, type CompileOptions, type Taxonomy } from '@quire/core';
 import { closureRows, type TagStore } from '../store/tag-store.ts';
 import { definitionHashes } from '../topics/retag.ts';
-import type { ImportTagging } from './prepare-thread.ts';
+
+/** The engine an import tags with, as `new CompiledTaxonomy(taxonomy, stats)` compiles it. */
+export interface ImportTagging {
+  taxonomy: Taxonomy;
+  stats: CompileOptions;
+}
 
 /** Whether an import tags its papers itself, and if not, why the re-tag after it does. */
 export interface ImportTaggingPlan {

@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
-import { CompiledTaxonomy, type CompileOptions, type Taxonomy } from '@quire/core';
+import { CompiledTaxonomy } from '@quire/core';
 import { QuireError } from '../errors.ts';
 import { startWorker } from '../threads/start-worker.ts';
+import type { ImportTagging } from './import-tagging.ts';
 import { prepareLines, type PreparedLine } from './prepare-lines.ts';
 
 const WORKER_ENTRY = new URL('./prepare-worker.ts', import.meta.url);
@@ -9,17 +10,6 @@ const WORKER_ENTRY = new URL('./prepare-worker.ts', import.meta.url);
 export interface PrepareRequest {
   seq: number;
   lines: string[];
-}
-
-/** What the parse thread starts from: with a taxonomy (and its collection statistics), it tags too. */
-export interface PrepareData {
-  tagging: ImportTagging | null;
-}
-
-/** The engine an import tags with, as `new CompiledTaxonomy(taxonomy, stats)` compiles it. */
-export interface ImportTagging {
-  taxonomy: Taxonomy;
-  stats: CompileOptions;
 }
 
 export interface PrepareReply {
@@ -57,7 +47,6 @@ interface Waiting {
  * Prepares in a worker thread, search terms included, so that on two cores the parsing and normalising of
  * the next batches and their terms run while this thread writes the current one to SQLite: the writes
  * alone are then the import's pace. Batches are answered in order (one thread, first asked first done).
- * With a taxonomy it also tags each paper, with an engine compiled once in the thread.
  */
 export class PrepareThread implements LinePreparer {
   readonly #worker: Worker;
@@ -66,8 +55,8 @@ export class PrepareThread implements LinePreparer {
   #failure: QuireError | null = null;
   #closed = false;
 
-  constructor(tagging: ImportTagging | null = null) {
-    this.#worker = startWorker(WORKER_ENTRY, { tagging } satisfies PrepareData);
+  constructor() {
+    this.#worker = startWorker(WORKER_ENTRY, {});
     this.#worker.on('message', (reply: PrepareReply) => {
       const waiting = this.#waiting.get(reply.seq);
       this.#waiting.delete(reply.seq);
