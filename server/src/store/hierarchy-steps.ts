@@ -1,4 +1,13 @@
-import { closureKey, type ClosureRow } from './tag-store.ts';
+/** One row of the hierarchy tags are counted with: a topic and itself or one of its ancestors. */
+export interface ClosureRow {
+  topic: string;
+  broader: string;
+}
+
+/** One string per hierarchy, to tell whether the stored one is a taxonomy's. */
+export function closureKey(rows: readonly ClosureRow[]): string {
+  return rows.map((r) => `${r.topic}>${r.broader}`).join('\n');
+}
 
 /** One change to the counted hierarchy: a closure row to insert or delete. */
 export interface HierarchyStep extends ClosureRow {

@@ -1,4 +1,4 @@
-import { mergePapers, paperEquals, type PaperEntity } from '@quire/core';
+import type { PaperEntity } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
 import {
@@ -20,6 +20,7 @@ import {
   rowToPaper,
   type PaperRow,
 } from './paper-queries.ts';
+import { planPaperWrites, type PendingWrite } from './paper-merge.ts';
 import { RowWriter } from './row-writer.ts';
 import { SearchIndexWriter, type KnownTerms } from './search-index-schema.ts';
 import { NewPaperTagWriter, sameTaggedText, type KnownTags, type PaperTagsResult } from './tag-store.ts';
@@ -123,16 +124,17 @@ export class PaperStore {
   upsertBatch(papers: readonly PaperEntity[], opts: UpsertOptions): UpsertCounts {
     const updatedAt = this.#now().toISOString();
     return this.transaction(() => {
-      const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
-      const writes = new Map<string, PendingWrite>();
-      for (const paper of papers) {
-        try {
-          this.#merge(paper, opts, writes, counts);
-        } catch (err) {
+      const { writes: due, counts } = planPaperWrites(
+        papers,
+        opts,
+        (id) => {
+          const row = this.#select.get(id);
+          return row ? { paper: rowToPaper(row), categoriesJson: row.categories } : undefined;
+        },
+        (paper, err) => {
           throw storeFailure(papers.length, paper, err);
-        }
-      }
-      const due = [...writes.values()];
+        },
+      );
       this.#writeAll(due, updatedAt, papers.length);
       // The search index takes the batch in a few writes (see search-index-schema.ts), before it commits.
       this.#search.indexPending(
@@ -142,40 +144,6 @@ export class PaperStore {
       if (opts.knownTags) counts.tagged = this.#writeKnownTags(due, opts.knownTags);
       return counts;
     });
-  }
-
-  /** Merges `paper` into what is stored or already due to be written for its id. */
-  #merge(
-    paper: PaperEntity,
-    opts: UpsertOptions,
-    writes: Map<string, PendingWrite>,
-    counts: UpsertCounts,
-  ): void {
-    const due = writes.get(paper.id);
-    let stored: PendingWrite['storedCategories'] = null;
-    let existing: PaperEntity | undefined;
-    if (due) {
-      existing = due.paper;
-      stored = due.storedCategories;
-    } else {
-      const row = this.#select.get(paper.id);
-      if (row) {
-        existing = rowToPaper(row);
-        stored = row.categories;
-      }
-    }
-    if (!existing) {
-      writes.set(paper.id, { paper: firstSighting(paper, opts), storedCategories: null });
-      counts.inserted++;
-      return;
-    }
-    const merged = mergePapers(existing, paper, opts);
-    if (paperEquals(existing, merged)) {
-      counts.unchanged++;
-      return;
-    }
-    writes.set(paper.id, { paper: merged, storedCategories: stored });
-    counts.updated++;
   }
 
   /** The known tags of the papers this batch stores for the first time, as made from their stored text. */
@@ -275,21 +243,6 @@ export class PaperStore {
     for (const { day, n } of this.#byListingDay.iterate()) counts[day] = n;
     return counts;
   }
-}
-
-/**
- * A paper first seen through a replacement has not been listed as far as the store knows, so the date the
- * replacement was announced must not become its listing date; an estimate from its v1 date is still fine.
- */
-function firstSighting(paper: PaperEntity, opts: UpsertOptions): PaperEntity {
-  if (opts.countsAsListing || paper.listingDate === null || paper.listingDateEstimated) return paper;
-  return { ...paper, listingDate: null, listingDateEstimated: false };
-}
-
-/** A paper due to be written, and the `categories` column of its row before this batch (null: none). */
-interface PendingWrite {
-  paper: PaperEntity;
-  storedCategories: string | null;
 }
 
 function storeFailure(batchSize: number, paper: PaperEntity | undefined, err: unknown): QuireError {

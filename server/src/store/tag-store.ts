@@ -1,6 +1,9 @@
 import type { PaperTag, TagEvidence, TaggablePaper, Taxonomy } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
+import { hierarchyBatches, type ClosureRow, type HierarchyStep } from './hierarchy-steps.ts';
 import { settled } from './settled.ts';
+
+export { closureKey, type ClosureRow } from './hierarchy-steps.ts';
 
 /**
  * The migration step `papers-to-tag`: which papers wait to be tagged, in a narrow table of their own. It was
@@ -92,12 +95,6 @@ const COUNT_TAGS_BY_TOPIC = `SELECT topic, COUNT(*) AS n FROM paper_tags GROUP B
  */
 export const HIERARCHY_BATCH_TAGS = 20_000;
 
-/** One row of the hierarchy tags are counted with: a topic and itself or one of its ancestors. */
-export interface ClosureRow {
-  topic: string;
-  broader: string;
-}
-
 /** The hierarchy of a taxonomy as topic_closure holds it, sorted as SELECT_CLOSURE reads it. */
 export function closureRows(taxonomy: Taxonomy): ClosureRow[] {
   const rows: ClosureRow[] = [];
@@ -111,11 +108,6 @@ export function closureRows(taxonomy: Taxonomy): ClosureRow[] {
 /** SQLite's default (binary) collation on ASCII slugs. */
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** One string per hierarchy, to tell whether the stored one is a taxonomy's. */
-export function closureKey(rows: readonly ClosureRow[]): string {
-  return rows.map((r) => `${r.topic}>${r.broader}`).join('\n');
 }
 
 /** A paper as tagging reads it from either engine. */
@@ -337,41 +329,21 @@ export class SqliteTagStore implements TagStore {
   recordHierarchy(want: readonly ClosureRow[]): Promise<HierarchyReport> {
     return settled(() => {
       const report: HierarchyReport = { changed: false, batches: 0, rows: 0 };
-      const have = this.#closure.all();
-      if (closureKey(want) === closureKey(have)) return report;
-      const key = (r: ClosureRow) => `${r.topic}>${r.broader}`;
-      const wanted = new Set(want.map(key));
-      const stored = new Set(have.map(key));
-      // Rows that go first, so paper_topics shrinks before it grows.
-      const steps = [
-        ...have.filter((r) => !wanted.has(key(r))).map((r) => ({ ...r, insert: false })),
-        ...want.filter((r) => !stored.has(key(r))).map((r) => ({ ...r, insert: true })),
-      ];
       const tags = new Map(this.#tagsByTopic.all().map((r) => [r.topic, r.n]));
-      const apply = this.#db.transaction((batch: typeof steps) => {
+      const batches = hierarchyBatches(this.#closure.all(), want, tags, this.#batchTags);
+      if (batches.length === 0) return report;
+      const apply = this.#db.transaction((batch: readonly HierarchyStep[]) => {
         // Each step is idempotent, so another connection recording the same hierarchy meanwhile is harmless.
         for (const r of batch) {
           if (r.insert) this.#insertClosure.run(r.topic, r.broader);
           else this.#deleteClosure.run(r.topic, r.broader);
         }
       });
-      let batch: typeof steps = [];
-      let cost = 0;
-      const commit = () => {
-        if (batch.length === 0) return;
+      for (const batch of batches) {
         apply.immediate(batch);
         report.batches++;
         report.rows += batch.length;
-        batch = [];
-        cost = 0;
-      };
-      for (const step of steps) {
-        const weight = 1 + (tags.get(step.topic) ?? 0);
-        if (cost + weight > this.#batchTags) commit();
-        batch.push(step);
-        cost += weight;
       }
-      commit();
       report.changed = true;
       return report;
     });
