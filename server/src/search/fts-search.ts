@@ -254,7 +254,9 @@ export class FtsSearch implements SearchApi {
     }
     // A prefix asked as its word: the best papers holding its joined forms join the candidates too, as
     // they did when the prefix's ranking counted them (the re-ranking weighs each form as a completion).
-    const joined = completionExpression(parts, mode);
+    // Not under filters: the newest forms passing them may lie anywhere, so finding them reads every form.
+    const filtered = filters.topics !== null || filters.categories !== null;
+    const joined = filtered ? null : completionExpression(parts, mode);
     if (joined !== null) {
       const seen = new Set(head.map((r) => r.paperId));
       const forms = this.#index.best(joined, filters, FIELD_BOOSTS, {
