@@ -1,6 +1,7 @@
-import { normalisePaper, type PaperEntity, type RawPaper } from '@quire/core';
+import type { PaperEntity } from '@quire/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuireError } from '../errors.ts';
+import { LISTING, REPLACEMENT, testPaper } from './paper-fixture.ts';
 import { sqlitePapers, type PaperRepository } from './paper-repository.ts';
 import { migratePg } from './pg/pg-migrations.ts';
 import { PgPaperStore } from './pg/pg-paper-store.ts';
@@ -45,22 +46,7 @@ const ENGINES: Engine[] = [
   },
 ];
 
-function paper(overrides: Partial<RawPaper> = {}): PaperEntity {
-  return normalisePaper({
-    id: '2604.01234',
-    title: 'Step-Level Credit Assignment for LLM Agents',
-    abstract: 'We assign credit to steps. Code at https://github.com/example/steps.',
-    authors: ['Ada Lovelace', 'Alan Turing'],
-    categories: ['cs.LG', 'cs.AI'],
-    listingDate: '2026-04-02',
-    comment: '12 pages',
-    doi: '10.1000/steps',
-    ...overrides,
-  });
-}
-
-const LISTING = { countsAsListing: true };
-const REPLACEMENT = { countsAsListing: false };
+const paper = testPaper;
 
 describe.each(ENGINES)('paper store on $name', (engine) => {
   describe.skipIf(engine.skip !== null)('contract', () => {
@@ -115,6 +101,35 @@ describe.each(ENGINES)('paper store on $name', (engine) => {
       await papers.upsertBatch([paper({ listingDate: '2026-04-01' })], LISTING);
       await papers.upsertBatch([paper({ listingDate: '2026-04-09' })], LISTING);
       expect((await papers.get('2604.01234'))?.listingDate).toBe('2026-04-01');
+    });
+
+    it('lets a read listing date replace an estimated one, and no estimate displace a read one', async () => {
+      await papers.upsertBatch([paper({ listingDate: '2026-04-01', listingDateEstimated: true })], LISTING);
+      const counts = await papers.upsertBatch([paper({ listingDate: '2026-04-02' })], LISTING);
+      expect(counts.updated).toBe(1);
+      const stored = await papers.get('2604.01234');
+      expect(stored?.listingDate).toBe('2026-04-02');
+      expect(stored?.listingDateEstimated).toBe(false);
+      await papers.upsertBatch([paper({ listingDate: '2026-03-30', listingDateEstimated: true })], LISTING);
+      expect((await papers.get('2604.01234'))?.listingDate).toBe('2026-04-02');
+    });
+
+    it('updates metadata from a replacement but keeps the listing date', async () => {
+      await papers.upsertBatch([paper()], LISTING);
+      const replacement = paper({
+        title: 'Step-Level Credit Assignment for LLM Agents (revised)',
+        listingDate: '2026-04-20',
+        versions: [{ version: 2, submitted: '2026-04-18T10:00:00Z' }],
+      });
+      expect(await papers.upsertBatch([replacement], REPLACEMENT)).toEqual({
+        inserted: 0,
+        updated: 1,
+        unchanged: 0,
+      });
+      const stored = await papers.get('2604.01234');
+      expect(stored?.title).toBe('Step-Level Credit Assignment for LLM Agents (revised)');
+      expect(stored?.listingDate).toBe('2026-04-02');
+      expect(stored?.versions.map((v) => v.version)).toEqual([2]);
     });
 
     it('merges two records of one paper within a batch', async () => {
