@@ -1,6 +1,6 @@
 import type { Taxonomy } from '@quire/core';
 import { formatInterval, wilson } from './interval.ts';
-import type { LockedJudgment } from './locked-eval.ts';
+import { consensus, type LockedJudgment } from './locked-eval.ts';
 import { seededRandom } from './recall-pools.ts';
 
 /**
@@ -20,22 +20,12 @@ export interface JudgedCounts {
   histogram: number[];
 }
 
-/** One label per (paper, topic): the majority where several judges labelled it; a tie is out. */
+/** The topics judged in for each judged paper (majority of judges; a tie is out: locked-eval's consensus). */
 function inTopicsByPaper(judgments: readonly LockedJudgment[]): Map<string, Set<string>> {
-  const votes = new Map<string, { yes: number; n: number }>();
-  const papers = new Map<string, Set<string>>();
-  for (const j of judgments) {
-    if (!papers.has(j.paper)) papers.set(j.paper, new Set());
-    const key = `${j.paper} ${j.topic}`;
-    const v = votes.get(key) ?? { yes: 0, n: 0 };
-    v.n++;
-    if (j.label) v.yes++;
-    votes.set(key, v);
-  }
-  for (const [key, v] of votes) {
-    if (v.yes * 2 <= v.n) continue;
+  const papers = new Map(judgments.map((j) => [j.paper, new Set<string>()]));
+  for (const [key, label] of consensus(judgments)) {
     const [paper = '', topic = ''] = key.split(' ');
-    papers.get(paper)?.add(topic);
+    if (label) papers.get(paper)?.add(topic);
   }
   return papers;
 }

@@ -32,7 +32,7 @@ const TARGET_RECALL = 0.85;
 const round3 = (n: number) => (Number.isNaN(n) ? null : Number(n.toFixed(3)));
 
 /** One label per (set kind, paper, topic): the majority of judges where several judged it; a tie is out. */
-function consensus(judgments: readonly LockedJudgment[]): Map<string, boolean> {
+export function consensus(judgments: readonly LockedJudgment[]): Map<string, boolean> {
   const votes = new Map<string, { yes: number; n: number }>();
   for (const j of judgments) {
     const key = `${j.paper} ${j.topic}`;
