@@ -1,9 +1,10 @@
 /**
  * Draws a fresh pool sample for named topics: `tsx tests/eval/dev-recall-3-sample.ts OUT_DIR topic[,topic]
- * [n]` writes one judging batch per topic (corpus text: never committed; OUT_DIR from `mktemp -d`). Papers
+ * [n] [seed]` writes one judging batch per topic (corpus text: never committed; OUT_DIR from `mktemp -d`). Papers
  * come uniformly from the topic's candidate pool (title or abstract names a core concept of
  * CRITERIA-taxonomy.md, tagged or not), leaving out every paper a judged file names (ids only are read).
- * Judged for that topic alone, they become dev-recall-3.jsonl.
+ * Judged for that topic alone, they became dev-recall-3.jsonl (seed 20261204, one topic) and
+ * dev-recall-4.jsonl (seed 20261206, 14 topics, 40 papers each).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,10 +14,10 @@ import { taggableCorpus } from './eval-corpus.ts';
 import { paperBlock, topicLine } from './judging-batches.ts';
 import { conceptPattern, coreConcepts, namesConcept, sampleOf, seededRandom } from './recall-pools.ts';
 
-const SEED = 20_261_204;
-const [out, topics, size] = process.argv.slice(2);
+const [out, topics, size, seed] = process.argv.slice(2);
+const SEED = Number(seed ?? 20_261_204);
 if (!out || !topics)
-  throw new Error('Usage: tsx tests/eval/dev-recall-3-sample.ts OUT_DIR topic[,topic] [n]');
+  throw new Error('Usage: tsx tests/eval/dev-recall-3-sample.ts OUT_DIR topic[,topic] [n] [seed]');
 const here = dirname(fileURLToPath(import.meta.url));
 const used = new Set<string>();
 for (const file of readdirSync(here).filter((f) => f.endsWith('.jsonl')))
@@ -35,7 +36,7 @@ for (const slug of topics.split(',')) {
   const pick = sampleOf(pool, Number(size ?? 30), random);
   pick.forEach((p) => used.add(p.id));
   writeFileSync(
-    join(out, `recall3-${slug}.md`),
+    join(out, `recall-${slug}.md`),
     `# Recall batch: ${topicLine(taxonomy, slug).slice(2)}\n\n${pick.map(paperBlock).join('\n')}`,
   );
   console.log(`${slug}: pool ${pool.length} unjudged papers, drew ${pick.length}`);
