@@ -160,14 +160,36 @@ export class GroupDoc implements RelayedDoc {
     void this.serial(async () => {
       // From here on, arrivals start the next batch (they queue behind this append).
       this.pendingStores = null;
+      // Every entry was withdrawn because an earlier append of its senders failed.
+      if (batch.length === 0) return;
       try {
         await this.storeBatch(batch);
         for (const entry of batch) entry.resolve();
       } catch (err) {
         for (const entry of batch) entry.reject(err);
+        this.withdrawFollowers(batch);
       }
     });
     return first;
+  }
+
+  /**
+   * A sender's later updates build on the ones that just failed to store: appended without them they
+   * would sit unusable in every node's pending structs and be relayed as if stored. So the updates of
+   * those senders waiting in the next batch are refused too (their connections are closing, and the
+   * client sends them all again when it reconnects); other senders' updates go on.
+   */
+  private withdrawFollowers(failed: readonly PendingStore[]): void {
+    const next = this.pendingStores;
+    if (!next) return;
+    const senders = new Set(failed.map((entry) => entry.from));
+    const refusal = new Error('not stored: an earlier update from the same connection failed to store');
+    for (let i = next.length - 1; i >= 0; i--) {
+      const entry = next[i]!;
+      if (!senders.has(entry.from)) continue;
+      next.splice(i, 1);
+      entry.reject(refusal);
+    }
   }
 
   private async storeBatch(batch: readonly PendingStore[]): Promise<void> {

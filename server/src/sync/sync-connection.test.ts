@@ -8,7 +8,7 @@ import type { UpdateLog } from '../store/update-log-store.ts';
 import { GroupDoc, type DocPeer } from './group-doc.ts';
 import { groupServiceOver } from './group-service.ts';
 import { SyncConnection } from './sync-connection.ts';
-import { updateMessage } from './sync-messages.ts';
+import { readClientMessage, updateMessage } from './sync-messages.ts';
 import { TokenBucket } from './token-bucket.ts';
 
 let store: Store;
@@ -117,6 +117,13 @@ function clientEdits(...texts: string[]): Uint8Array[] {
   return out;
 }
 
+/** The edits one stored row holds on its own. */
+function decoded(row: Uint8Array): string[] {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, row);
+  return doc.getArray<string>('edits').toArray();
+}
+
 /** Lets queued promise callbacks and I/O callbacks run, until `done` or a bound (no clock involved). */
 async function settle(done: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
@@ -143,6 +150,7 @@ describe('SyncConnection', () => {
     expect(log.appends()).toBe(2);
     const rows = await store.groupUpdates.load(groupId);
     expect(rows).toHaveLength(2);
+    expect(decoded(rows[0]!.data)).toEqual(['one']);
     const check = new Y.Doc();
     for (const row of rows) Y.applyUpdate(check, row.data);
     expect(check.getArray('edits').toArray()).toEqual(['one', 'two', 'three']);
@@ -167,5 +175,37 @@ describe('SyncConnection', () => {
     expect(logged.join('\n')).toContain('the database went away');
     expect(reader.sent).toHaveLength(0);
     expect(await store.groupUpdates.load(groupId)).toHaveLength(0);
+  });
+
+  it("refuses a client's updates that wait behind its failed append, and stores another client's", async () => {
+    const log = heldLog(true);
+    const doc = await loadedDoc(log.updates);
+    const reader = new Peer();
+    doc.join(reader);
+    const logged: string[] = [];
+    const ws = connect(doc, logged);
+    const other = connect(doc);
+    await settle(() => ws.sent.length > 0 && other.sent.length > 0);
+    const [one, two] = clientEdits('one', 'two');
+    const [theirs] = clientEdits('theirs');
+    ws.frame(one!);
+    await settle(() => log.appends() === 1);
+    // Both wait in the next row while 'one' is out; 'two' builds on 'one'.
+    ws.frame(two!);
+    other.frame(theirs!);
+    log.release();
+    await settle(() => ws.closedWith !== null && reader.sent.length === 1);
+    expect(ws.closedWith).toBe(CLOSE_CODES.serverError.code);
+    expect(logged.join('\n')).toContain('an earlier update from the same connection failed to store');
+    const rows = await store.groupUpdates.load(groupId);
+    expect(rows.map((row) => decoded(row.data))).toEqual([['theirs']]);
+    expect(other.closedWith).toBeNull();
+    // The reader was sent 'theirs' alone: neither of the first client's updates.
+    const seen = new Y.Doc();
+    for (const message of reader.sent) {
+      const read = readClientMessage(message);
+      if (read.kind === 'update') Y.applyUpdate(seen, read.update);
+    }
+    expect(seen.getArray('edits').toArray()).toEqual(['theirs']);
   });
 });

@@ -49,8 +49,6 @@ export class SyncConnection implements DocPeer {
   alive = true;
   private closed = false;
   private queue: Uint8Array[] | null = [];
-  /** The frame being handled and those after it, in order. */
-  private work: Promise<void> = Promise.resolve();
   private readonly bucket: TokenBucket;
 
   constructor(
@@ -108,11 +106,7 @@ export class SyncConnection implements DocPeer {
     for (const { bucket, code } of this.shared.messages) if (!bucket.take()) return this.close(code);
     if (syncTrace) traceArrival(frame);
     if (this.queue) this.queue.push(frame);
-    else this.enqueue(frame);
-  }
-
-  private enqueue(frame: Uint8Array): void {
-    this.work = this.work.then(() => this.handle(frame));
+    else this.handle(frame);
   }
 
   private goLive(): void {
@@ -124,22 +118,30 @@ export class SyncConnection implements DocPeer {
     if (this.invite.role === 'read-write') this.send(this.group.syncStep1());
     const presence = this.group.awarenessSnapshot();
     if (presence) this.send(presence);
-    for (const frame of queued) this.enqueue(frame);
+    for (const frame of queued) this.handle(frame);
   }
 
-  private async handle(frame: Uint8Array): Promise<void> {
+  /**
+   * Handled at once, in arrival order: nothing here waits (an update's append is the group's to await),
+   * so no frame can overtake another.
+   */
+  private handle(frame: Uint8Array): void {
     if (this.closed) return;
     try {
-      await this.dispatch(readClientMessage(frame));
+      this.dispatch(readClientMessage(frame));
     } catch (err) {
       if (err instanceof MalformedMessage) return this.close(CLOSE_CODES.badMessage);
-      this.log(`sync: group ${this.group.groupId}: ${errorMessage(err)}`);
-      this.close(CLOSE_CODES.serverError);
+      this.fail(err);
     }
   }
 
-  /** Resolves once the message is handled: for an update, once the group has it queued for the log. */
-  private dispatch(message: ClientMessage): Promise<void> | void {
+  /** A server-side failure: logged, and the connection closed so that the client resyncs. */
+  private fail(err: unknown): void {
+    this.log(`sync: group ${this.group.groupId}: ${errorMessage(err)}`);
+    this.close(CLOSE_CODES.serverError);
+  }
+
+  private dispatch(message: ClientMessage): void {
     switch (message.kind) {
       case 'sync-step-1': {
         // A well-behaved client asks once per connection; a loop asking for a large group again and
@@ -153,11 +155,8 @@ export class SyncConnection implements DocPeer {
         // An empty step 2 is how any client, read-only included, says "I have nothing you lack".
         if (!updateHasContent(message.update)) return;
         if (this.invite.role !== 'read-write') return this.close(CLOSE_CODES.readOnly);
-        this.group.store(this, message.update).catch((err: unknown) => {
-          // Not appended, so applied and sent nowhere; the client sends it again when it reconnects.
-          this.log(`sync: group ${this.group.groupId}: ${errorMessage(err)}`);
-          this.close(CLOSE_CODES.serverError);
-        });
+        // Not appended means applied and sent nowhere; the client sends it again when it reconnects.
+        this.group.store(this, message.update).catch((err: unknown) => this.fail(err));
         return;
       case 'awareness': {
         let refusal: CloseCode | null;
