@@ -5,7 +5,8 @@ import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vite
 import { DEFAULT_CONFIG, type QuireConfig } from '@quire/server/config';
 import { startServer, type RunningServer } from '@quire/server/server';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
-import { rawClient } from '../src/harness/raw-sync.ts';
+import { CLOSE_CODES } from '@quire/core';
+import { frame, MESSAGE_QUERY_AWARENESS, rawClient, servedOrClosed } from '../src/harness/raw-sync.ts';
 import { createGroup, tokenOf } from '../src/harness/sync-harness.ts';
 import {
   CLUSTER_PG_URL,
@@ -104,6 +105,23 @@ describe.skipIf(SKIP !== null)('rate limits across two nodes (PostgreSQL + Redis
     // Node B has seen one join from this address; the allowance of three is spent across both.
     expect(await joinAs(b.url, group.id, token)).toMatch(
       /^4529 rate limited: too many requests for the whole group/,
+    );
+  });
+
+  it('counts one invite’s sync messages on both nodes against one allowance', async () => {
+    const limits = { syncInviteMessagesPerSecond: 0.01, syncInviteMessageBurst: 30, groupCreateBurst: 100 };
+    const [a, b] = await Promise.all([startNode(limits), startNode(limits)]);
+    const group = await createGroup(a.url);
+    const ro = tokenOf(group, 'read-only');
+    // Each round is 12 presence queries and one state request: 13 messages on the invite.
+    const queries = Array.from({ length: 12 }, () => frame(MESSAGE_QUERY_AWARENESS));
+    expect(await servedOrClosed(rawClient(a.url, group.id, ro), queries)).toBe('served');
+    await a.sync.reportSharedCounts();
+    expect(await servedOrClosed(rawClient(b.url, group.id, ro), queries)).toBe('served');
+    await b.sync.reportSharedCounts();
+    // Node B alone has counted 13 of the 30 and would serve this round too; both nodes' 26 leave 4.
+    expect(await servedOrClosed(rawClient(b.url, group.id, ro), queries)).toEqual(
+      CLOSE_CODES.inviteRateLimited,
     );
   });
 

@@ -29,6 +29,27 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
 return taken
 `;
 
+/**
+ * The same bucket, spent by a node's report of many messages at once (SharedMessageCounts): it may go
+ * below empty, down to minus the burst, so that what the nodes took past the allowance keeps them
+ * refused until it has refilled. Returns the tokens left, as a string (Lua numbers become integers).
+ */
+const SPEND = `
+local count = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or burst
+local at = tonumber(state[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
+tokens = math.max(-burst, tokens - count)
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
+return tostring(tokens)
+`;
+
 /** What the limits need of a Redis connection (RedisBus gives it). */
 export interface ScriptRunner {
   evalScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
@@ -49,5 +70,10 @@ export class RedisRateLimits implements SharedRateLimits {
   async take(key: string, perSecond: number, burst: number): Promise<boolean> {
     const taken = await this.redis.evalScript(TOKEN_BUCKET, [this.prefix + key], [perSecond, burst]);
     return taken === 1;
+  }
+
+  async spend(key: string, count: number, perSecond: number, burst: number): Promise<number> {
+    const left = await this.redis.evalScript(SPEND, [this.prefix + key], [count, perSecond, burst]);
+    return Number(left);
   }
 }

@@ -9,7 +9,7 @@ import {
   updateHasContent,
   type ClientMessage,
 } from './sync-messages.ts';
-import { TokenBucket } from './token-bucket.ts';
+import { TokenBucket, type MessageLimit } from './token-bucket.ts';
 import { syncTrace } from './sync-trace.ts';
 
 export interface ConnectionLimits {
@@ -21,7 +21,7 @@ export interface ConnectionLimits {
 
 /** A bucket this connection shares with others (its invite's, its address's), and the close for when it is empty. */
 export interface SharedBucket {
-  bucket: TokenBucket;
+  bucket: MessageLimit;
   code: CloseCode;
 }
 

@@ -9,7 +9,14 @@ import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupD
 import type { AccessRefusal, GroupAccess, GroupService } from './group-service.ts';
 import type { DocCluster } from './doc-cluster.ts';
 import { SyncConnection, type EarlyFrame } from './sync-connection.ts';
-import { KeyedBuckets, SharedLimit, type SharedRateLimits } from './token-bucket.ts';
+import { SharedMessageCounts } from './shared-message-counts.ts';
+import {
+  KeyedBuckets,
+  SharedLimit,
+  type MessageLimit,
+  type SharedRateLimits,
+  type TokenBucket,
+} from './token-bucket.ts';
 
 export interface SyncOptions {
   /** Largest frame a client may send; an offline client's first sync carries its whole state. */
@@ -106,6 +113,8 @@ export class SyncServer {
   /** This node's count of joins per address, used only while the shared count cannot answer. */
   private readonly addressJoinBuckets: KeyedBuckets;
   private readonly joinLimit: SharedLimit;
+  /** The invites' and addresses' message allowances counted across nodes (null on one node). */
+  private readonly messageCounts: SharedMessageCounts | null;
   private readonly heartbeat: NodeJS.Timeout;
   private closing = false;
 
@@ -151,6 +160,13 @@ export class SyncServer {
         `sync: Redis cannot count joins across nodes (${why}); this node counts its own until it answers`,
       ),
     );
+    this.messageCounts = o.sharedLimits
+      ? new SharedMessageCounts(o.sharedLimits, (why) =>
+          o.log(
+            `sync: Redis cannot count messages across nodes (${why}); this node counts its own until it answers`,
+          ),
+        )
+      : null;
     const { idleUnloadSeconds, heartbeatSeconds } = this.options;
     if (!(idleUnloadSeconds >= 0 && Number.isFinite(idleUnloadSeconds))) {
       throw badOption('idleUnloadSeconds', idleUnloadSeconds, 'a number of seconds, 0 or more');
@@ -219,6 +235,7 @@ export class SyncServer {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.heartbeat);
+    this.messageCounts?.close();
     const sockets = [...this.wss.clients];
     const allClosed = Promise.all(sockets.map((ws) => closedPromise(ws)));
     for (const connection of [...this.connections]) connection.close(CLOSE_CODES.shuttingDown);
@@ -319,10 +336,29 @@ export class SyncServer {
       );
       this.docs.set(groupId, doc);
     }
+    const o = this.options;
+    const inviteKey = `sync-messages:invite:${access.invite.id}`;
+    const addressKey = `sync-messages:address:${address}`;
     const shared = {
       messages: [
-        { bucket: this.inviteBuckets.get(access.invite.id), code: CLOSE_CODES.inviteRateLimited },
-        { bucket: this.addressBuckets.get(address), code: CLOSE_CODES.addressRateLimited },
+        {
+          bucket: this.counted(
+            this.inviteBuckets.get(access.invite.id),
+            inviteKey,
+            o.inviteMessagesPerSecond,
+            o.inviteMessageBurst,
+          ),
+          code: CLOSE_CODES.inviteRateLimited,
+        },
+        {
+          bucket: this.counted(
+            this.addressBuckets.get(address),
+            addressKey,
+            o.addressMessagesPerSecond,
+            o.addressMessageBurst,
+          ),
+          code: CLOSE_CODES.addressRateLimited,
+        },
       ],
       stateRequests: {
         bucket: this.stateRequestBuckets.get(address),
@@ -340,6 +376,21 @@ export class SyncServer {
     );
     this.connections.add(connection);
     ws.on('close', () => this.connections.delete(connection));
+  }
+
+  /**
+   * Reports the messages counted since the last report to the other nodes' shared count now, and reads
+   * back what is left (it happens by itself every 50 ms while messages arrive). Resolves at once on one node.
+   */
+  reportSharedCounts(): Promise<void> {
+    return this.messageCounts?.report() ?? Promise.resolve();
+  }
+
+  /** This node's bucket for a key and, with other nodes, the allowance they all count against. */
+  private counted(local: TokenBucket, key: string, perSecond: number, burst: number): MessageLimit {
+    const counts = this.messageCounts;
+    if (!counts) return local;
+    return { take: () => local.take() && counts.take(key, perSecond, burst) };
   }
 
   private beat(): void {

@@ -83,6 +83,13 @@ export class KeyedBuckets {
  */
 export interface SharedRateLimits {
   take(key: string, perSecond: number, burst: number): Promise<boolean>;
+  /** Spends `count` tokens at once, even past empty (to minus the burst); resolves with the tokens left. */
+  spend(key: string, count: number, perSecond: number, burst: number): Promise<number>;
+}
+
+/** What a connection asks before it handles a message: a bucket of its own or one counted elsewhere. */
+export interface MessageLimit {
+  take(): boolean;
 }
 
 /**
@@ -98,7 +105,7 @@ export class SharedLimit {
   private outage = false;
 
   constructor(
-    private readonly shared: SharedRateLimits | null,
+    private readonly shared: Pick<SharedRateLimits, 'take'> | null,
     private readonly onOutage: (why: string) => void,
   ) {}
 
