@@ -160,7 +160,9 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     presenceIdsPerConnection: config.syncPresenceIdsPerConnection,
     idleUnloadSeconds: config.syncIdleUnloadSeconds,
     compactAfterUpdates: config.syncCompactAfterUpdates,
-    ...(cluster ? { cluster, sharedLimits: cluster.rateLimits } : {}),
+    ...(cluster
+      ? { cluster, sharedLimits: cluster.rateLimits, sharedConnections: cluster.connectionCounts }
+      : {}),
     log,
   });
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
@@ -206,6 +208,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   scheduler?.start();
   await election?.start();
 
+  let closing: Promise<void> | null = null;
   return {
     url: `http://${config.host}:${port}`,
     port,
@@ -220,17 +223,23 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       () => {},
       () => {},
     ),
-    async close() {
-      await election?.stop();
-      await scheduler?.stop();
-      await tags.close();
-      // Before the HTTP server: its close waits for every socket, upgraded ones included.
-      await sync.close();
-      await cluster?.close();
-      await onPg?.close();
-      await search.close();
-      await new Promise<void>((done) => server.close(() => done()));
-      store.close();
+    close() {
+      // Once: a second call (a test's teardown after the test stopped it) waits for the first.
+      closing ??= closeAll();
+      return closing;
     },
   };
+
+  async function closeAll(): Promise<void> {
+    await election?.stop();
+    await scheduler?.stop();
+    await tags.close();
+    // Before the HTTP server: its close waits for every socket, upgraded ones included.
+    await sync.close();
+    await cluster?.close();
+    await onPg?.close();
+    await search.close();
+    await new Promise<void>((done) => server.close(() => done()));
+    store.close();
+  }
 }

@@ -125,6 +125,22 @@ describe.skipIf(SKIP !== null)('rate limits across two nodes (PostgreSQL + Redis
     );
   });
 
+  it('caps one address’s live connections over both nodes, and frees a stopped node’s places', async () => {
+    const limits = { syncConnectionsPerAddress: 3, groupCreateBurst: 100 };
+    const [a, b] = await Promise.all([startNode(limits), startNode(limits)]);
+    const group = await createGroup(a.url);
+    const token = tokenOf(group, 'read-write');
+    expect(await joinAs(a.url, group.id, token)).toBe('joined');
+    expect(await joinAs(a.url, group.id, token)).toBe('joined');
+    expect(await joinAs(b.url, group.id, token)).toBe('joined');
+    // Node B holds one of the three: only the count over both nodes refuses this one.
+    const { code, reason } = CLOSE_CODES.tooManyConnections;
+    expect(await joinAs(b.url, group.id, token)).toBe(`${code} ${reason}`);
+    // A stopped node's places are free at once (its heartbeat key goes with it), whatever its sockets did.
+    await a.close();
+    expect(await joinAs(b.url, group.id, token)).toBe('joined');
+  });
+
   it.skipIf(!REDIS_SERVER)(
     'falls back to each node’s own count while Redis is down: limited, never locked out',
     async () => {

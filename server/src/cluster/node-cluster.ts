@@ -12,6 +12,7 @@ import {
   type ClusterMessage,
 } from './cluster-messages.ts';
 import { RedisBus } from './redis-bus.ts';
+import { RedisConnectionCounts } from './redis-connection-counts.ts';
 import { RedisRateLimits } from './redis-rate-limits.ts';
 
 /** What the cluster reads of the shared log (store/pg's PgUpdateLog answers it). */
@@ -92,6 +93,12 @@ export class NodeCluster implements DocCluster {
     private readonly options: NodeClusterOptions,
   ) {
     this.rateLimits = new RedisRateLimits(bus, options.limitsNamespace ?? '');
+    this.connectionCounts = new RedisConnectionCounts(
+      bus,
+      options.limitsNamespace ?? '',
+      this.nodeId,
+      nodeKey(''),
+    );
     this.heartbeatMs = options.heartbeatSeconds * 1000;
     this.gapGraceMs = options.gapGraceMs ?? 250;
     this.trustKeysAfter = Date.now() + 3 * this.heartbeatMs;
@@ -120,6 +127,8 @@ export class NodeCluster implements DocCluster {
 
   /** Rate limits every node counts against (group creation, sync joins), in this node's Redis. */
   readonly rateLimits: RedisRateLimits;
+  /** Live sync connections per address over every node, for the cap (a dead node's are dropped). */
+  readonly connectionCounts: RedisConnectionCounts;
 
   stats(): ClusterStats {
     return { ...this.counts };

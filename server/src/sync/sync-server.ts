@@ -1,88 +1,17 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { QuireError, errorMessage } from '../errors.ts';
+import { errorMessage } from '../errors.ts';
 import type { UpdateLog } from '../store/update-log-store.ts';
 import { CLOSE_CODES, SYNC_SUBPROTOCOL, tokenFromProtocols, type CloseCode } from '@quire/core';
 import { addressKey } from './client-address.ts';
-import { DEFAULT_PRESENCE_IDS_PER_CONNECTION, DEFAULT_PRESENCE_MAX_BYTES, GroupDoc } from './group-doc.ts';
+import { GroupDoc } from './group-doc.ts';
 import type { AccessRefusal, GroupAccess, GroupService } from './group-service.ts';
-import type { DocCluster } from './doc-cluster.ts';
 import { SyncConnection, type EarlyFrame } from './sync-connection.ts';
-import { SharedMessageCounts } from './shared-message-counts.ts';
-import {
-  KeyedBuckets,
-  SharedLimit,
-  type MessageLimit,
-  type SharedRateLimits,
-  type TokenBucket,
-} from './token-bucket.ts';
+import { SyncLimits } from './sync-limits.ts';
+import { syncOptions, type SyncOptions } from './sync-options.ts';
 
-export interface SyncOptions {
-  /** Largest frame a client may send; an offline client's first sync carries its whole state. */
-  maxFrameBytes: number;
-  /** Bytes waiting to be sent to one client above which it is dropped (it resyncs when it reconnects). */
-  maxBufferedBytes: number;
-  /** Sustained messages per second per connection (token bucket refill). */
-  messagesPerSecond: number;
-  /** Messages a connection may send at once (token bucket size). */
-  messageBurst: number;
-  /** Sustained messages per second and burst shared by all connections on one invite. */
-  inviteMessagesPerSecond: number;
-  inviteMessageBurst: number;
-  /** Sustained messages per second and burst shared by all connections from one client address. */
-  addressMessagesPerSecond: number;
-  addressMessageBurst: number;
-  /** Live connections one client address may hold. */
-  connectionsPerAddress: number;
-  /** Connections that may be opened with one invite: per minute and at once. */
-  inviteJoinsPerMinute: number;
-  inviteJoinBurst: number;
-  /** Requests for the group's state (sync step 1) one client address may make: per minute and at once. */
-  stateRequestsPerMinute: number;
-  stateRequestBurst: number;
-  /** Largest presence state relayed (bytes of its JSON); bigger ones are dropped. */
-  presenceMaxBytes: number;
-  /** Client ids one connection may announce presence for. */
-  presenceIdsPerConnection: number;
-  /** Seconds a group with no connections stays in memory before it is compacted and unloaded. */
-  idleUnloadSeconds: number;
-  /** Update rows after which a loaded group is compacted into one. */
-  compactAfterUpdates: number;
-  /** Seconds between pings; a socket that misses one pong is dropped (and its presence removed). */
-  heartbeatSeconds: number;
-  /** The other nodes serving the same groups, when there are any (QUIRE_REDIS_URL). */
-  cluster?: DocCluster;
-  /**
-   * Limits every node counts against (Redis, with the cluster): joins per invite and, at join, requests
-   * for the group's state per address are then counted across nodes. Messages stay counted per node.
-   */
-  sharedLimits?: SharedRateLimits;
-  log: (line: string) => void;
-}
-
-export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
-  maxFrameBytes: 8 * 1024 * 1024,
-  maxBufferedBytes: 32 * 1024 * 1024,
-  messagesPerSecond: 100,
-  messageBurst: 500,
-  inviteMessagesPerSecond: 300,
-  inviteMessageBurst: 1500,
-  addressMessagesPerSecond: 500,
-  addressMessageBurst: 2500,
-  connectionsPerAddress: 100,
-  // A big group's members (each with a few tabs) all reconnecting after a deploy, with room to spare.
-  inviteJoinsPerMinute: 600,
-  inviteJoinBurst: 300,
-  stateRequestsPerMinute: 60,
-  stateRequestBurst: 30,
-  presenceMaxBytes: DEFAULT_PRESENCE_MAX_BYTES,
-  presenceIdsPerConnection: DEFAULT_PRESENCE_IDS_PER_CONNECTION,
-  idleUnloadSeconds: 30,
-  compactAfterUpdates: 500,
-  heartbeatSeconds: 30,
-  log: () => {},
-};
+export { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './sync-options.ts';
 
 /** The websocket path: `/yjs/<groupId>`, as y-websocket's provider builds it from `<serverUrl>/yjs`. */
 const SYNC_PATH = /^\/yjs\/([^/]+)$/;
@@ -106,15 +35,7 @@ export class SyncServer {
   private readonly docs = new Map<string, GroupDoc>();
   private readonly connections = new Set<SyncConnection>();
   private readonly connectionsByAddress = new Map<string, number>();
-  private readonly inviteBuckets: KeyedBuckets;
-  private readonly addressBuckets: KeyedBuckets;
-  private readonly stateRequestBuckets: KeyedBuckets;
-  private readonly inviteJoinBuckets: KeyedBuckets;
-  /** This node's count of joins per address, used only while the shared count cannot answer. */
-  private readonly addressJoinBuckets: KeyedBuckets;
-  private readonly joinLimit: SharedLimit;
-  /** The invites' and addresses' message allowances counted across nodes (null on one node). */
-  private readonly messageCounts: SharedMessageCounts | null;
+  private readonly limits: SyncLimits;
   private readonly heartbeat: NodeJS.Timeout;
   private closing = false;
 
@@ -123,57 +44,8 @@ export class SyncServer {
     private readonly updates: UpdateLog,
     options: Partial<SyncOptions> = {},
   ) {
-    this.options = { ...DEFAULT_SYNC_OPTIONS, ...options };
-    for (const key of [
-      'maxFrameBytes',
-      'maxBufferedBytes',
-      'messagesPerSecond',
-      'messageBurst',
-      'compactAfterUpdates',
-      'inviteMessageBurst',
-      'addressMessageBurst',
-      'connectionsPerAddress',
-      'stateRequestBurst',
-      'inviteJoinBurst',
-      'presenceMaxBytes',
-      'presenceIdsPerConnection',
-    ] as const) {
-      if (!(this.options[key] >= 1)) throw badOption(key, this.options[key], 'at least 1');
-    }
-    for (const key of [
-      'inviteMessagesPerSecond',
-      'addressMessagesPerSecond',
-      'stateRequestsPerMinute',
-      'inviteJoinsPerMinute',
-    ] as const) {
-      const value = this.options[key];
-      if (!(value > 0 && Number.isFinite(value))) throw badOption(key, value, 'a positive number');
-    }
-    const o = this.options;
-    this.inviteBuckets = new KeyedBuckets(o.inviteMessagesPerSecond, o.inviteMessageBurst);
-    this.addressBuckets = new KeyedBuckets(o.addressMessagesPerSecond, o.addressMessageBurst);
-    this.stateRequestBuckets = new KeyedBuckets(o.stateRequestsPerMinute / 60, o.stateRequestBurst);
-    this.inviteJoinBuckets = new KeyedBuckets(o.inviteJoinsPerMinute / 60, o.inviteJoinBurst);
-    this.addressJoinBuckets = new KeyedBuckets(o.stateRequestsPerMinute / 60, o.stateRequestBurst);
-    this.joinLimit = new SharedLimit(o.sharedLimits ?? null, (why) =>
-      o.log(
-        `sync: Redis cannot count joins across nodes (${why}); this node counts its own until it answers`,
-      ),
-    );
-    this.messageCounts = o.sharedLimits
-      ? new SharedMessageCounts(o.sharedLimits, (why) =>
-          o.log(
-            `sync: Redis cannot count messages across nodes (${why}); this node counts its own until it answers`,
-          ),
-        )
-      : null;
-    const { idleUnloadSeconds, heartbeatSeconds } = this.options;
-    if (!(idleUnloadSeconds >= 0 && Number.isFinite(idleUnloadSeconds))) {
-      throw badOption('idleUnloadSeconds', idleUnloadSeconds, 'a number of seconds, 0 or more');
-    }
-    if (!(heartbeatSeconds > 0 && Number.isFinite(heartbeatSeconds))) {
-      throw badOption('heartbeatSeconds', heartbeatSeconds, 'a positive number of seconds');
-    }
+    this.options = syncOptions(options);
+    this.limits = new SyncLimits(this.options);
     // ws refuses frames above its cap from the header alone (close 1009, no buffering); frames between
     // our limit and that cap get our own close code and reason.
     this.wss = new WebSocketServer({
@@ -235,7 +107,7 @@ export class SyncServer {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.heartbeat);
-    this.messageCounts?.close();
+    this.limits.close();
     const sockets = [...this.wss.clients];
     const allClosed = Promise.all(sockets.map((ws) => closedPromise(ws)));
     for (const connection of [...this.connections]) connection.close(CLOSE_CODES.shuttingDown);
@@ -254,6 +126,7 @@ export class SyncServer {
     if (live >= this.options.connectionsPerAddress) return refuse(ws, CLOSE_CODES.tooManyConnections);
     // The socket counts for its address from now on, while its invite is looked up too.
     this.connectionsByAddress.set(address, live + 1);
+    const closed = closedPromise(ws);
     ws.on('close', () => {
       const left = (this.connectionsByAddress.get(address) ?? 1) - 1;
       if (left > 0) this.connectionsByAddress.set(address, left);
@@ -270,7 +143,7 @@ export class SyncServer {
     this.groups
       .authorize(groupId, token)
       .then(async (access) => {
-        const refusal = access.ok ? await this.joinRefusal(access.invite.id, address) : null;
+        const refusal = access.ok ? await this.limits.joinRefusal(access.invite.id, address, closed) : null;
         ws.off('message', keep);
         if (refusal) return refuse(ws, refusal);
         this.open(ws, groupId, access, address, early);
@@ -280,31 +153,6 @@ export class SyncServer {
         this.options.log(`sync: looking up an invite of group ${groupId} failed: ${errorMessage(err)}`);
         refuse(ws, CLOSE_CODES.serverError);
       });
-  }
-
-  /**
-   * Whether this join is past its invite's allowance, or (with shared limits) its address's allowance of
-   * state requests, which every join makes: counted across nodes, so N nodes do not give N times either.
-   * One node alone charges the address at its sync step 1 as before.
-   */
-  private async joinRefusal(inviteId: string, address: string): Promise<CloseCode | null> {
-    const o = this.options;
-    const invite = this.inviteJoinBuckets.get(inviteId);
-    if (
-      !(await this.joinLimit.take(
-        `sync-join:invite:${inviteId}`,
-        o.inviteJoinsPerMinute / 60,
-        o.inviteJoinBurst,
-        invite,
-      ))
-    )
-      return CLOSE_CODES.inviteRateLimited;
-    if (!o.sharedLimits) return null;
-    const local = this.addressJoinBuckets.get(address);
-    const key = `sync-join:address:${address}`;
-    if (!(await this.joinLimit.take(key, o.stateRequestsPerMinute / 60, o.stateRequestBurst, local)))
-      return CLOSE_CODES.stateRequestsLimited;
-    return null;
   }
 
   private open(
@@ -336,35 +184,7 @@ export class SyncServer {
       );
       this.docs.set(groupId, doc);
     }
-    const o = this.options;
-    const inviteKey = `sync-messages:invite:${access.invite.id}`;
-    const addressKey = `sync-messages:address:${address}`;
-    const shared = {
-      messages: [
-        {
-          bucket: this.counted(
-            this.inviteBuckets.get(access.invite.id),
-            inviteKey,
-            o.inviteMessagesPerSecond,
-            o.inviteMessageBurst,
-          ),
-          code: CLOSE_CODES.inviteRateLimited,
-        },
-        {
-          bucket: this.counted(
-            this.addressBuckets.get(address),
-            addressKey,
-            o.addressMessagesPerSecond,
-            o.addressMessageBurst,
-          ),
-          code: CLOSE_CODES.addressRateLimited,
-        },
-      ],
-      stateRequests: {
-        bucket: this.stateRequestBuckets.get(address),
-        code: CLOSE_CODES.stateRequestsLimited,
-      },
-    };
+    const shared = this.limits.forConnection(access.invite.id, address);
     const connection = new SyncConnection(
       ws,
       access.invite,
@@ -378,19 +198,9 @@ export class SyncServer {
     ws.on('close', () => this.connections.delete(connection));
   }
 
-  /**
-   * Reports the messages counted since the last report to the other nodes' shared count now, and reads
-   * back what is left (it happens by itself every 50 ms while messages arrive). Resolves at once on one node.
-   */
+  /** Reports this node's sync messages to the count across nodes now (it happens every 50 ms by itself). */
   reportSharedCounts(): Promise<void> {
-    return this.messageCounts?.report() ?? Promise.resolve();
-  }
-
-  /** This node's bucket for a key and, with other nodes, the allowance they all count against. */
-  private counted(local: TokenBucket, key: string, perSecond: number, burst: number): MessageLimit {
-    const counts = this.messageCounts;
-    if (!counts) return local;
-    return { take: () => local.take() && counts.take(key, perSecond, burst) };
+    return this.limits.reportSharedCounts();
   }
 
   private beat(): void {
@@ -428,31 +238,4 @@ function decodedGroupId(pathname: string): string | null {
 function closedPromise(ws: WebSocket): Promise<void> {
   if (ws.readyState === ws.CLOSED) return Promise.resolve();
   return new Promise((resolve) => ws.once('close', () => resolve()));
-}
-
-/** Where each option comes from when the server is started by `quire serve`. */
-const SETTINGS: Partial<Record<keyof SyncOptions, string>> = {
-  maxFrameBytes: 'QUIRE_SYNC_MAX_FRAME_BYTES',
-  maxBufferedBytes: 'QUIRE_SYNC_MAX_BUFFERED_BYTES',
-  messagesPerSecond: 'QUIRE_SYNC_RATE',
-  messageBurst: 'QUIRE_SYNC_BURST',
-  inviteMessagesPerSecond: 'QUIRE_SYNC_INVITE_RATE',
-  inviteMessageBurst: 'QUIRE_SYNC_INVITE_BURST',
-  addressMessagesPerSecond: 'QUIRE_SYNC_ADDRESS_RATE',
-  addressMessageBurst: 'QUIRE_SYNC_ADDRESS_BURST',
-  connectionsPerAddress: 'QUIRE_SYNC_CONNECTIONS_PER_ADDRESS',
-  stateRequestsPerMinute: 'QUIRE_SYNC_STATE_REQUESTS_PER_MINUTE',
-  stateRequestBurst: 'QUIRE_SYNC_STATE_REQUEST_BURST',
-  presenceMaxBytes: 'QUIRE_SYNC_PRESENCE_BYTES',
-  presenceIdsPerConnection: 'QUIRE_SYNC_PRESENCE_IDS',
-  idleUnloadSeconds: 'QUIRE_SYNC_IDLE_SECONDS',
-  compactAfterUpdates: 'QUIRE_SYNC_COMPACT_AFTER',
-};
-
-function badOption(name: keyof SyncOptions, value: unknown, want: string): QuireError {
-  const setting = SETTINGS[name] ? ` (set by ${SETTINGS[name]})` : '';
-  return new QuireError(
-    'bad-input',
-    `The sync option ${name}${setting} must be ${want}, not ${String(value)}.`,
-  );
 }
