@@ -1,7 +1,8 @@
 /**
  * Draws a taxonomy-wide development sample: `tsx tests/eval/dev-set-uniform-sample.ts SET OUT_DIR` writes
  * judging batches (corpus text: never committed; OUT_DIR from `mktemp -d`). SET `dev3` drew the third sample
- * (dev-set-taxonomy-3.jsonl), `dev4` the fourth (dev-set-taxonomy-4.jsonl); each leaves out every paper
+ * (dev-set-taxonomy-3.jsonl), `dev4` the fourth (dev-set-taxonomy-4.jsonl), `dev5` the fifth
+ * (dev-set-taxonomy-5.jsonl, drawn with main's engine of 2026-12-06); each leaves out every paper
  * judged before it, so `dev3` drawn again today gives other papers than it first did.
  *
  * Drawn as the locked set's precision papers were (locked-set-sample.ts): papers uniformly from the corpus,
@@ -29,6 +30,7 @@ import {
 const SETS = {
   dev3: { seed: 20_261_203, papers: 150, batches: 6 },
   dev4: { seed: 20_261_204, papers: 210, batches: 3 },
+  dev5: { seed: 20_261_207, papers: 240, batches: 4 },
 } as const;
 
 const [setName, out] = process.argv.slice(2);
