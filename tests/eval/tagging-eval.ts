@@ -222,6 +222,22 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
   const secondReading = loadLocked(/^dev-set-taxonomy-4-second\.jsonl$/);
   const devAgreement4 =
     secondReading.length > 0 ? printSecondReading('fourth sample', devTaxonomy4, secondReading) : null;
+  // Drawn and judged like the fourth on 2026-12-06 (four readers, each reading ten of another's papers
+  // again), and kept out of every fit like it: a second honest check, of that day's engine changes first.
+  const devTaxonomy5 = loadLocked(/^dev-set-taxonomy-5\.jsonl$/);
+  const devWide5 =
+    devTaxonomy5.length > 0
+      ? devTaxonomyFigures(
+          devTaxonomy5,
+          byId,
+          predictions,
+          'fifth taxonomy-wide development sample (not fitted on)',
+          false,
+        )
+      : null;
+  const secondReading5 = loadLocked(/^dev-set-taxonomy-5-second\.jsonl$/);
+  const devAgreement5 =
+    secondReading5.length > 0 ? printSecondReading('fifth sample', devTaxonomy5, secondReading5) : null;
   // What the judges themselves give a paper, the yardstick for the tags-per-paper goal: aggregates of
   // labels only, so the locked set's line says nothing about any item or the engine.
   console.log('');
@@ -231,6 +247,7 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ['second (lenient) sample', devTaxonomy2],
     ['third (strict) sample', devTaxonomy3],
     ['fourth sample', devTaxonomy4],
+    ['fifth sample', devTaxonomy5],
   ] as const)
     if (set.length > 0) judgedCounts[name] = printJudgedTopicCounts(name, set, taxonomy);
   const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
@@ -269,6 +286,8 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
     ...(devWide4 ? { devTaxonomy4: devWide4 } : {}),
     ...(devAgreement4 ? { devAgreement4 } : {}),
+    ...(devWide5 ? { devTaxonomy5: devWide5 } : {}),
+    ...(devAgreement5 ? { devAgreement5 } : {}),
     ...(devPools ? { devPools } : {}),
     ...(devPools3 ? { devPools3 } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
