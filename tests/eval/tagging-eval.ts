@@ -206,38 +206,20 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     devTaxonomy3.length > 0
       ? devTaxonomyFigures(devTaxonomy3, byId, predictions, 'third taxonomy-wide development sample')
       : null;
-  // Judged blind on 2026-12-02 the way the locked set was (a Borderline line's label followed), and kept
-  // out of the calibration's and the models' fits: an honest development check until it is tuned on.
-  const devTaxonomy4 = loadLocked(/^dev-set-taxonomy-4\.jsonl$/);
-  const devWide4 =
-    devTaxonomy4.length > 0
-      ? devTaxonomyFigures(
-          devTaxonomy4,
-          byId,
-          predictions,
-          'fourth taxonomy-wide development sample (not fitted on)',
-          false,
-        )
-      : null;
-  const secondReading = loadLocked(/^dev-set-taxonomy-4-second\.jsonl$/);
-  const devAgreement4 =
-    secondReading.length > 0 ? printSecondReading('fourth sample', devTaxonomy4, secondReading) : null;
-  // Drawn and judged like the fourth on 2026-12-06 (four readers, each reading ten of another's papers
-  // again), and kept out of every fit like it: a second honest check, of that day's engine changes first.
-  const devTaxonomy5 = loadLocked(/^dev-set-taxonomy-5\.jsonl$/);
-  const devWide5 =
-    devTaxonomy5.length > 0
-      ? devTaxonomyFigures(
-          devTaxonomy5,
-          byId,
-          predictions,
-          'fifth taxonomy-wide development sample (not fitted on)',
-          false,
-        )
-      : null;
-  const secondReading5 = loadLocked(/^dev-set-taxonomy-5-second\.jsonl$/);
-  const devAgreement5 =
-    secondReading5.length > 0 ? printSecondReading('fifth sample', devTaxonomy5, secondReading5) : null;
+  // Judged blind the way the locked set was (a Borderline line's label followed; the fourth on 2026-12-02,
+  // the fifth on 2026-12-06), each with a slice read again, and kept out of the calibration's and the
+  // models' fits: honest development checks until they are tuned on.
+  const freshCheck = (n: 4 | 5, ordinal: string) => {
+    const set = loadLocked(new RegExp(`^dev-set-taxonomy-${n}\\.jsonl$`));
+    if (set.length === 0) return { set, figures: null, agreement: null };
+    const name = `${ordinal} taxonomy-wide development sample (not fitted on)`;
+    const figures = devTaxonomyFigures(set, byId, predictions, name, false);
+    const second = loadLocked(new RegExp(`^dev-set-taxonomy-${n}-second\\.jsonl$`));
+    const agreement = second.length > 0 ? printSecondReading(`${ordinal} sample`, set, second) : null;
+    return { set, figures, agreement };
+  };
+  const fourth = freshCheck(4, 'fourth');
+  const fifth = freshCheck(5, 'fifth');
   // What the judges themselves give a paper, the yardstick for the tags-per-paper goal: aggregates of
   // labels only, so the locked set's line says nothing about any item or the engine.
   console.log('');
@@ -246,8 +228,8 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ['first taxonomy-wide sample', devTaxonomy],
     ['second (lenient) sample', devTaxonomy2],
     ['third (strict) sample', devTaxonomy3],
-    ['fourth sample', devTaxonomy4],
-    ['fifth sample', devTaxonomy5],
+    ['fourth sample', fourth.set],
+    ['fifth sample', fifth.set],
   ] as const)
     if (set.length > 0) judgedCounts[name] = printJudgedTopicCounts(name, set, taxonomy);
   const devRecall2 = loadLocked(/^dev-recall-2\.jsonl$/);
@@ -284,10 +266,10 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(devWide ? { devTaxonomy: devWide } : {}),
     ...(devWide2 ? { devTaxonomy2: devWide2 } : {}),
     ...(devWide3 ? { devTaxonomy3: devWide3 } : {}),
-    ...(devWide4 ? { devTaxonomy4: devWide4 } : {}),
-    ...(devAgreement4 ? { devAgreement4 } : {}),
-    ...(devWide5 ? { devTaxonomy5: devWide5 } : {}),
-    ...(devAgreement5 ? { devAgreement5 } : {}),
+    ...(fourth.figures ? { devTaxonomy4: fourth.figures } : {}),
+    ...(fourth.agreement ? { devAgreement4: fourth.agreement } : {}),
+    ...(fifth.figures ? { devTaxonomy5: fifth.figures } : {}),
+    ...(fifth.agreement ? { devAgreement5: fifth.agreement } : {}),
     ...(devPools ? { devPools } : {}),
     ...(devPools3 ? { devPools3 } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),

@@ -117,6 +117,17 @@ function clientEdits(...texts: string[]): Uint8Array[] {
   return out;
 }
 
+/** A group whose first append fails once released, a peer that reads it, and one client connected. */
+async function failingGroup() {
+  const log = heldLog(true);
+  const doc = await loadedDoc(log.updates);
+  const reader = new Peer();
+  doc.join(reader);
+  const logged: string[] = [];
+  const ws = connect(doc, logged);
+  return { log, doc, reader, logged, ws };
+}
+
 /** The edits one stored row holds on its own. */
 function decoded(row: Uint8Array): string[] {
   const doc = new Y.Doc();
@@ -159,12 +170,7 @@ describe('SyncConnection', () => {
   });
 
   it('closes the connection when an append fails, and nobody is sent what was not stored', async () => {
-    const log = heldLog(true);
-    const doc = await loadedDoc(log.updates);
-    const reader = new Peer();
-    doc.join(reader);
-    const logged: string[] = [];
-    const ws = connect(doc, logged);
+    const { log, reader, logged, ws } = await failingGroup();
     await settle(() => ws.sent.length > 0);
     const [one] = clientEdits('lost');
     ws.frame(one!);
@@ -178,12 +184,7 @@ describe('SyncConnection', () => {
   });
 
   it("refuses a client's updates that wait behind its failed append, and stores another client's", async () => {
-    const log = heldLog(true);
-    const doc = await loadedDoc(log.updates);
-    const reader = new Peer();
-    doc.join(reader);
-    const logged: string[] = [];
-    const ws = connect(doc, logged);
+    const { log, doc, reader, logged, ws } = await failingGroup();
     const other = connect(doc);
     await settle(() => ws.sent.length > 0 && other.sent.length > 0);
     const [one, two] = clientEdits('one', 'two');
