@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { listingsDir, repoRoot } from './src/paths.ts';
 import type { GroupEngine } from './e2e/support/quire-server.ts';
 
-// The config is evaluated again in every worker; the port chosen by the main process travels in the env.
-if (!process.env.QUIRE_E2E_PORT) {
+/** A port nobody listens on now, found in a child so that the config can stay synchronous. */
+function freePort(): string {
   const probe = spawnSync(
     process.execPath,
     [
@@ -14,10 +14,24 @@ if (!process.env.QUIRE_E2E_PORT) {
     ],
     { encoding: 'utf8' },
   );
-  process.env.QUIRE_E2E_PORT = probe.stdout.trim();
+  return probe.stdout.trim();
 }
+
+// The config is evaluated again in every worker; the ports chosen by the main process travel in the env.
+if (!process.env.QUIRE_E2E_PORT) process.env.QUIRE_E2E_PORT = freePort();
 const port = Number(process.env.QUIRE_E2E_PORT);
 const dbPath = resolve(repoRoot, '.tmp/e2e', `quire-${port}.db`);
+if (!process.env.QUIRE_E2E_PG_PORT) process.env.QUIRE_E2E_PG_PORT = freePort();
+const pgPort = Number(process.env.QUIRE_E2E_PG_PORT);
+const pgDbPath = resolve(repoRoot, '.tmp/e2e', `quire-${pgPort}.db`);
+/** Where a shared server's PostgreSQL address is written for the specs (sharedServerStore). */
+const databaseUrlFile = (p: number) => resolve(repoRoot, '.tmp/e2e', `quire-${p}.database-url`);
+// With a test PostgreSQL (npm test starts one), the group specs run again against a second shared server
+// whose group side lives there (issue 13); without one, only the specs that start their own servers are
+// listed for it, and they skip with the reason.
+const onPostgres = Boolean(process.env.QUIRE_TEST_DATABASE_URL);
+const serveCommand = (p: number, db: string) =>
+  `rm -f "${db}"* && pnpm --silent quire serve --port ${p} --db "${db}" --no-harvest --import "${listingsDir}"`;
 
 export default defineConfig<{ groupEngine: GroupEngine }>({
   testDir: './e2e',
@@ -43,23 +57,45 @@ export default defineConfig<{ groupEngine: GroupEngine }>({
   },
   projects: [
     { name: 'sqlite' },
-    // The access and durability specs again with each server's group side on PostgreSQL (issue 13), in a
-    // database of its own per server (QUIRE_TEST_DATABASE_URL, which npm test provides; skipped without it).
+    // Every group spec again with the group side on PostgreSQL (issue 13): the shared server's, and each
+    // server a spec starts itself in a database of its own (QUIRE_TEST_DATABASE_URL, from npm test).
     {
       name: 'postgres',
-      testMatch: /groups-(access|durability)\.spec\.ts$/,
-      use: { groupEngine: 'PostgreSQL' },
+      testMatch: onPostgres
+        ? /(groups(-[a-z-]+)?|group-week)\.spec\.ts$/
+        : /groups-(access|durability)\.spec\.ts$/,
+      use: {
+        groupEngine: 'PostgreSQL',
+        ...(onPostgres ? { baseURL: `http://127.0.0.1:${pgPort}` } : {}),
+      },
     },
   ],
-  webServer: {
-    // The real server on a free port, filled from the real corpus before it starts listening.
-    command: `rm -f "${dbPath}"* && pnpm --silent quire serve --port ${port} --db "${dbPath}" --no-harvest --import "${listingsDir}"`,
-    cwd: repoRoot,
-    // Readiness, not liveness: tests begin once the search index is built (/api/ready answers 200).
-    url: `http://127.0.0.1:${port}/api/ready`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // The real server on a free port, filled from the real corpus before it starts listening.
+      // A stale address file from an earlier run on this port would send the specs to PostgreSQL.
+      command: `rm -f "${databaseUrlFile(port)}" && ${serveCommand(port, dbPath)}`,
+      cwd: repoRoot,
+      // Readiness, not liveness: tests begin once the stored papers are tagged (/api/ready answers 200).
+      url: `http://127.0.0.1:${port}/api/ready`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    ...(onPostgres
+      ? [
+          {
+            // The same, its groups in a database of its own on the test PostgreSQL.
+            command: `mkdir -p "${dirname(pgDbPath)}" && url="$(pnpm --silent exec tsx tests/e2e/support/postgres-database.ts e2e-shared "${databaseUrlFile(pgPort)}")" || exit 1; export QUIRE_DATABASE_URL="$url"; ${serveCommand(pgPort, pgDbPath)}`,
+            cwd: repoRoot,
+            url: `http://127.0.0.1:${pgPort}/api/ready`,
+            timeout: 180_000,
+            reuseExistingServer: false,
+            stdout: 'pipe' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+  ],
 });

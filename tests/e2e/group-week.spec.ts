@@ -9,11 +9,9 @@
  * what the issue lists. Waits are on what the pages and the server show, never on time.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { expect, test, type Browser, type Download, type Locator, type Page } from '@playwright/test';
 import { listMembers, listQueue, listTriage, memberName } from '@quire/core/group';
-import { repoRoot } from '../src/paths.ts';
 import {
   candidate,
   expectNote,
@@ -27,11 +25,9 @@ import {
   shot,
   syncState,
 } from './support/group-ui.ts';
-import { storedDoc } from './support/raw-sync.ts';
+import { sharedServerStore, storedGroupDoc } from './support/quire-server.ts';
 import { pickInboxTopic } from './support/inbox-topic.ts';
 
-// The database of playwright.config.ts's server, which imported the corpus (the inbox needs its papers).
-const DB_PATH = resolve(repoRoot, '.tmp/e2e', `quire-${process.env.QUIRE_E2E_PORT ?? ''}.db`);
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** A member whose page runs on a clock the test moves (Playwright's clock), starting from the real now. */
@@ -62,16 +58,24 @@ async function expectTriage(page: Page, id: string, state: string, by?: string):
   if (by) await expect(inboxRow(page, id).getByTestId('triage-state')).toContainText(`by ${by}`);
 }
 
+/**
+ * The group as playwright.config.ts's shared server of this project stored it (that server imported the
+ * corpus: the inbox needs its papers), on SQLite or, in the postgres project, on PostgreSQL.
+ */
+function storedDoc(groupId: string) {
+  return storedGroupDoc(sharedServerStore(test.info().project.use.baseURL), groupId);
+}
+
 /** Each triaged paper as the server stored it: [paper, decision, member's name], by paper id. */
-function storedTriage(groupId: string): [string, string, string][] {
-  const doc = storedDoc(DB_PATH, groupId);
+async function storedTriage(groupId: string): Promise<[string, string, string][]> {
+  const doc = await storedDoc(groupId);
   return listTriage(doc)
     .map((t): [string, string, string] => [t.paperId, t.decision, memberName(doc, t.by)])
     .sort(([x], [y]) => x.localeCompare(y));
 }
 
-function storedQueue(groupId: string): string[] {
-  return listQueue(storedDoc(DB_PATH, groupId))
+async function storedQueue(groupId: string): Promise<string[]> {
+  return listQueue(await storedDoc(groupId))
     .map((item) => item.paper.id)
     .sort();
 }
@@ -182,7 +186,7 @@ test('a reading group’s week, end to end: join, triage, undo, one note, a ment
     ids.filter((paperId, i) => key(i) === 's' && paperId !== except).sort();
   await expect.poll(() => storedTriage(groupId), { message: 'the stored triage' }).toEqual(expected);
   await expect.poll(() => storedQueue(groupId), { message: 'the stored queue' }).toEqual(savedIds(null));
-  const names = listMembers(storedDoc(DB_PATH, groupId)).map((m) => m.name);
+  const names = listMembers(await storedDoc(groupId)).map((m) => m.name);
   expect(names.sort()).toEqual(['Ada', 'Ben']);
   await a.screenshot({ path: shot('group-week-triaged.png'), fullPage: true });
 

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { noteMarkdown } from '@quire/core/group';
-import { storedDoc } from './support/raw-sync.ts';
 import { expect, test } from './support/quire-server.ts';
 import {
   createGroup,
@@ -110,7 +109,8 @@ test('spaces typed beside another member’s caret and after Markdown marks are 
   await joinGroup(b, link, 'Ben');
   const editorA = await openNotes(a, server.url, groupId, PAPER);
   const editorB = await openNotes(b, server.url, groupId, PAPER);
-  const stored = (): string => noteMarkdown(storedDoc(server.dbPath, groupId), PAPER);
+  // Read from wherever this server keeps its groups: the SQLite file, or PostgreSQL in the postgres project.
+  const stored = async (): Promise<string> => noteMarkdown(await server.storedDoc(groupId), PAPER);
   // The editor is named and described by the label and hint the page shows beside it, across the
   // editor's shadow root (as Chromium's accessibility tree has them).
   expect(await textboxes(a)).toContainEqual({

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -55,6 +55,37 @@ function freePort(): Promise<number> {
       probe.close(() => done(port));
     });
   });
+}
+
+/** Where a server keeps its groups: its SQLite file, or the PostgreSQL database it was given. */
+export interface GroupStoreAt {
+  dbPath: string;
+  databaseUrl: string | null;
+}
+
+/** A group's document rebuilt from the rows a server stored, on whichever engine holds them. */
+export async function storedGroupDoc(at: GroupStoreAt, groupId: string): Promise<Y.Doc> {
+  if (!at.databaseUrl) return storedDoc(at.dbPath, groupId);
+  const pg = await openPgGroupStores(at.databaseUrl);
+  try {
+    const doc = new Y.Doc();
+    for (const row of await pg.groupUpdates.load(groupId)) Y.applyUpdate(doc, row.data);
+    return doc;
+  } finally {
+    await pg.close();
+  }
+}
+
+/**
+ * Where playwright.config.ts's shared server of this project keeps its groups: the database file named
+ * after its port and, on PostgreSQL, the address its start command wrote beside that file.
+ */
+export function sharedServerStore(baseURL: string | undefined): GroupStoreAt {
+  const port = new URL(baseURL ?? 'http://127.0.0.1').port;
+  const dbPath = resolve(repoRoot, '.tmp/e2e', `quire-${port}.db`);
+  // Not named after the database file: the start command removes that file's siblings first.
+  const urlFile = resolve(repoRoot, '.tmp/e2e', `quire-${port}.database-url`);
+  return { dbPath, databaseUrl: existsSync(urlFile) ? readFileSync(urlFile, 'utf8').trim() : null };
 }
 
 /** Every child still running, so even a crashed worker takes them down with it. */
@@ -138,17 +169,7 @@ export const test = base.extend<{
             // Same file, same port, nothing imported again: only what the first run stored.
             child = await launch(dbPath, port, { env: options.env });
           },
-          async storedDoc(groupId) {
-            if (!databaseUrl) return storedDoc(dbPath, groupId);
-            const pg = await openPgGroupStores(databaseUrl);
-            try {
-              const doc = new Y.Doc();
-              for (const row of await pg.groupUpdates.load(groupId)) Y.applyUpdate(doc, row.data);
-              return doc;
-            } finally {
-              await pg.close();
-            }
-          },
+          storedDoc: (groupId) => storedGroupDoc({ dbPath, databaseUrl }, groupId),
         };
       },
     });
