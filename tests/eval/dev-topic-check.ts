@@ -2,15 +2,21 @@
  * For reviewing topic definitions on development data only: `tsx tests/eval/dev-topic-check.ts
  * --topics a,b,c [--patch FILE]` tags the corpus with the built-in taxonomy, or with FILE's definitions
  * put in place of those topics' (a JSON object: slug → a whole `definition`), and prints, for each topic,
- * precision and recall on the development judgments (dev-set-taxonomy(-2, -3), dev-set-a/b/c, test-set, dev-recall-2, -3)
- * with every miss, and how many corpus papers it tags. It never reads the locked set.
+ * precision and recall on the development judgments (dev-set-taxonomy(-2, -3), dev-set-a/b/c, test-set, dev-recall-2, -3, -4)
+ * with every miss, and how many corpus papers it tags. Each missed in-topic paper says why: the score it
+ * reached against the threshold, the required concepts not meeting, or the calibration's confidence under
+ * the cut-off. It never reads the locked set.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   compileTaxonomy,
   collectionStats,
+  defaultCalibration,
   defaultTaxonomy,
+  KEEP_CONFIDENCE,
+  tagFeatures,
+  TagSelection,
   loadTaxonomy,
   withAncestors,
   type TaggablePaper,
@@ -33,7 +39,56 @@ const taxonomy = loadTaxonomy({
   topics: base.topics.map((t) => (patch[t.slug] ? { ...t, definition: patch[t.slug] } : t)),
 });
 const { papers, byId } = await taggableCorpus();
-const engine = compileTaxonomy(taxonomy, collectionStats(taxonomy, papers));
+const stats = collectionStats(taxonomy, papers);
+const engine = compileTaxonomy(taxonomy, stats);
+const calibration = defaultCalibration();
+const selection = new TagSelection(taxonomy, calibration);
+/** The topic alone with its threshold near 0, with or without its required concepts: what a miss lacked. */
+const probes = new Map<
+  string,
+  { gated: ReturnType<typeof compileTaxonomy>; open: ReturnType<typeof compileTaxonomy> }
+>();
+function probe(slug: string) {
+  let p = probes.get(slug);
+  if (p) return p;
+  const spec = taxonomy.bySlug.get(slug);
+  if (!spec) throw new Error(`No topic ${slug}.`);
+  const variant = (definition: TopicDefinition) =>
+    compileTaxonomy(
+      loadTaxonomy({
+        version: base.version,
+        topics: taxonomy.topics.map((t) => (t.slug === slug ? { ...t, definition } : t)),
+      }),
+      { ...stats, only: new Set([slug]) },
+    );
+  const loose = { ...spec.definition, threshold: 0.01, singleWordSuffices: true };
+  p = { gated: variant(loose), open: variant({ ...loose, requireAll: [] }) };
+  probes.set(slug, p);
+  return p;
+}
+function whyMissed(paper: TaggablePaper, slug: string): string {
+  const threshold = taxonomy.bySlug.get(slug)?.definition.threshold ?? 3;
+  const passing = engine.passing(paper);
+  const own = selection.contexts(passing).find((c) => c.tag.slug === slug);
+  if (own) {
+    const p = calibration?.probability(tagFeatures(own.tag, own.context), slug) ?? 0;
+    return `passes ${own.tag.score}/${threshold}, confidence ${p.toFixed(2)} < ${KEEP_CONFIDENCE}`;
+  }
+  const { gated, open } = probe(slug);
+  const g = gated.passing(paper).find((t) => t.slug === slug);
+  if (g)
+    return `score ${g.score}/${threshold}: ${g.evidence
+      .filter((e) => e.rule === 'phrase')
+      .map((e) => e.detail)
+      .join(', ')}`;
+  const o = open.passing(paper).find((t) => t.slug === slug);
+  if (o)
+    return `required concepts do not meet (score ${o.score}: ${o.evidence
+      .filter((e) => e.rule === 'phrase')
+      .map((e) => e.detail)
+      .join(', ')})`;
+  return 'no evidence';
+}
 const shown = new Map<string, Set<string>>();
 const shownOf = (p: TaggablePaper) => {
   let s = shown.get(p.id);
@@ -47,7 +102,7 @@ const label = new Map<string, boolean>();
 // Where judges differ (a pair judged twice), it counts as applying if any judge said so.
 for (const j of wide)
   label.set(`${j.paper} ${j.topic}`, j.label || label.get(`${j.paper} ${j.topic}`) === true);
-for (const j of loadJudgments(/^(dev-set-[a-c]|test-set|dev-recall-[23])\.jsonl$/))
+for (const j of loadJudgments(/^(dev-set-[a-c]|test-set|dev-recall-[234])\.jsonl$/))
   label.set(`${j.paper} ${j.topic}`, j.label);
 for (const slug of wanted.length ? wanted : taxonomy.topics.map((t) => t.slug)) {
   if (!taxonomy.bySlug.has(slug)) throw new Error(`No topic ${slug}.`);
@@ -72,7 +127,7 @@ for (const slug of wanted.length ? wanted : taxonomy.topics.map((t) => t.slug)) 
       misses.push(`  FP ${id} ${paper.title.slice(0, 100)}`);
     } else if (truth) {
       fn++;
-      misses.push(`  FN ${id} ${paper.title.slice(0, 100)}`);
+      misses.push(`  FN ${id} ${paper.title.slice(0, 100)}\n       ${whyMissed(paper, slug)}`);
     }
   }
   const size = papers.filter((p) => shownOf(p).has(slug)).length;

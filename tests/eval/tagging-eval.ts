@@ -243,6 +243,18 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
           ...new Set(devRecall3.map((j) => j.topic)),
         ])
       : null;
+  // Forty fresh pool papers for each topic below recall 0.85 (drawn with seed 20261206), judged blind for
+  // that topic alone: the per-topic recall set to tune on, its second reading the judges' agreement.
+  const devRecall4 = loadLocked(/^dev-recall-4\.jsonl$/);
+  const devPools4 =
+    devRecall4.length > 0
+      ? devRecallFigures(devRecall4, papers, predictions, 'dev-recall-4.jsonl', [
+          ...new Set(devRecall4.map((j) => j.topic)),
+        ])
+      : null;
+  const secondRecall4 = loadLocked(/^dev-recall-4-second\.jsonl$/);
+  const devRecallAgreement4 =
+    secondRecall4.length > 0 ? printSecondReading('dev-recall-4 sample', devRecall4, secondRecall4) : null;
   // While tuning, EVAL_DEV_ONLY=1 leaves the locked sets out: not even their aggregates are printed.
   const devOnly = Boolean(process.env.EVAL_DEV_ONLY);
   if (devOnly) console.log('\nlocked sets left out (EVAL_DEV_ONLY is set)');
@@ -272,6 +284,8 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
     ...(fifth.agreement ? { devAgreement5: fifth.agreement } : {}),
     ...(devPools ? { devPools } : {}),
     ...(devPools3 ? { devPools3 } : {}),
+    ...(devPools4 ? { devPools4 } : {}),
+    ...(devRecallAgreement4 ? { devRecallAgreement4 } : {}),
     ...(lockedFigures ? { locked: lockedFigures } : {}),
     ...(rlAgentsWide ? { rlAgentsPool: rlAgentsWide } : {}),
   };
