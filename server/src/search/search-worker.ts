@@ -44,13 +44,16 @@ try {
  */
 const WARM_UP_QUERIES = ['learning model', '"neural network"', 'netwrok', 'Wei Zhang'] as const;
 
-for (const q of WARM_UP_QUERIES) {
-  try {
-    search.searchNow(q, { limit: 20, offset: 0 });
-  } catch {
-    // A store too old or too empty to answer is reported by the first real request, not here.
+async function warmUp(): Promise<void> {
+  for (const q of WARM_UP_QUERIES) {
+    try {
+      await search.search(q, { limit: 20, offset: 0 });
+    } catch {
+      // A store too old or too empty to answer is reported by the first real request, not here.
+    }
   }
 }
+const warm = warmUp();
 
 async function answer(request: SearchRequest): Promise<SearchReply & { kind: 'answer' }> {
   switch (request.kind) {
@@ -65,8 +68,9 @@ async function answer(request: SearchRequest): Promise<SearchReply & { kind: 'an
   }
 }
 
+// Requests are answered after the warm-up, in the order they came.
 port.on('message', (request: SearchRequest) => {
-  answer(request).then(post, (err: unknown) =>
-    post({ kind: 'error', seq: request.seq, error: errorData(err) }),
-  );
+  warm
+    .then(() => answer(request))
+    .then(post, (err: unknown) => post({ kind: 'error', seq: request.seq, error: errorData(err) }));
 });
