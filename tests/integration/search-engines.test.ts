@@ -8,6 +8,7 @@ import { runMigrate } from '@quire/server/cli/command-migrate';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import type { SearchPage } from '@quire/server/search/search-api';
+import { SearchThread } from '@quire/server/search/search-thread';
 import { openStore } from '@quire/server/store/open-store';
 import { openPgSearchReader } from '@quire/server/store/pg/pg-search-reader';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
@@ -270,5 +271,27 @@ describe.skipIf(PG_SKIP !== null)('search on SQLite and PostgreSQL over one real
       `related papers: ${shared} of SQLite's ${listed} also listed by PostgreSQL (5 per paper, 20 papers)`,
     );
     expect(shared).toBeGreaterThan(listed / 2);
+  });
+
+  it('answers from a search thread over PostgreSQL as in process, and says why when it cannot connect', async () => {
+    const thread = new SearchThread({ engine: 'postgres', databaseUrl: database?.url ?? '' });
+    try {
+      for (const q of ['gaussian splatting', `topic:${SLUG}`, picked[0]?.title ?? '']) {
+        expect(await thread.search(q, PAGE), q).toEqual(await postgres.search(q, PAGE));
+      }
+      const id = picked[0]?.id ?? '';
+      expect(await thread.related(id, 5, new Map())).toEqual(await postgres.related(id, 5, new Map()));
+    } finally {
+      await thread.close();
+    }
+    const unreachable = new URL(database?.url ?? '');
+    unreachable.port = '1';
+    const broken = new SearchThread({ engine: 'postgres', databaseUrl: unreachable.toString() });
+    try {
+      await expect(broken.search('graph', PAGE)).rejects.toThrow(/Cannot reach PostgreSQL/);
+      expect(broken.state).toBe('failed');
+    } finally {
+      await broken.close();
+    }
   });
 });

@@ -180,3 +180,14 @@ export function openSearchReader(dbPath: string, options: { exactTotalUpTo?: num
   const db = openReadOnlyDatabase(dbPath);
   return new SqliteSearchReader(new SearchIndex(db, options), db);
 }
+
+/** Where a search thread reads the index: the SQLite file, or a PostgreSQL database (issue 13). */
+export type SearchSource = { engine: 'sqlite'; dbPath: string } | { engine: 'postgres'; databaseUrl: string };
+
+/** A reader of its own over `source` (the search thread's). */
+export async function openSearchReaderAt(source: SearchSource): Promise<SearchReader> {
+  if (source.engine === 'sqlite') return openSearchReader(source.dbPath);
+  // Loaded only where PostgreSQL is searched.
+  const { openPgSearchReader } = await import('./pg/pg-search-reader.ts');
+  return openPgSearchReader(source.databaseUrl);
+}
