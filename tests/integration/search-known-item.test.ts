@@ -11,7 +11,7 @@ import {
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import { seededRandom } from '@quire/server/search/search-timing';
-import { SearchIndex } from '@quire/server/store/search-index';
+import { sqliteSearchReader } from '@quire/server/store/search-reader';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
@@ -85,7 +85,7 @@ beforeAll(async () => {
   );
   const minisearch = buildPaperIndex(docs);
   const phraseTexts = new Map(docs.map((d) => [d.id, phraseTextOf(d)]));
-  const fts = new FtsSearch(new SearchIndex(t.store.db), defaultTaxonomy());
+  const fts = new FtsSearch(sqliteSearchReader(t.store.db), defaultTaxonomy());
   engines = [
     {
       name: 'minisearch (in memory, today)',
@@ -100,7 +100,7 @@ beforeAll(async () => {
     },
     {
       name: 'SQLite FTS5 (on disk)',
-      top: (q, n) => Promise.resolve(fts.searchNow(q, { limit: n, offset: 0 }).results.map((r) => r.id)),
+      top: async (q, n) => (await fts.search(q, { limit: n, offset: 0 })).results.map((r) => r.id),
     },
   ];
 }, 300_000);

@@ -4,7 +4,7 @@ import { createApp } from '@quire/server/api/app';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import { SearchThread } from '@quire/server/search/search-thread';
-import { SearchIndex } from '@quire/server/store/search-index';
+import { sqliteSearchReader } from '@quire/server/store/search-reader';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   await importPaths(t.store, [listingsDir]);
   // Promise.resolve: openTopics is becoming async (issue 11's store move); either form is read here.
   const { topics } = await Promise.resolve(openTopics(t.store));
-  const search = new FtsSearch(new SearchIndex(t.store.db), topics.taxonomy);
+  const search = new FtsSearch(sqliteSearchReader(t.store.db), topics.taxonomy);
   app = createApp({ store: t.store, harvestState: () => null, topics, search });
   thread = new SearchThread(t.dbPath);
   rows = t.store.db.prepare('SELECT id, title, authors, listing_date FROM papers ORDER BY id').all() as Row[];

@@ -5,7 +5,7 @@ import { importPaths } from '@quire/server/ingest/import-dumps';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import { openStore } from '@quire/server/store/open-store';
 import { sampleQueries, timeQueries } from '@quire/server/search/search-timing';
-import { SearchIndex } from '@quire/server/store/search-index';
+import { sqliteSearchReader } from '@quire/server/store/search-reader';
 import { SearchSamples } from '@quire/server/store/search-samples';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { retag } from '@quire/server/topics/retag';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   t = tempStore();
   await importPaths(t.store, [listingsDir]);
   const { topics } = await openTopics(t.store);
-  search = new FtsSearch(new SearchIndex(t.store.db), topics.taxonomy);
+  search = new FtsSearch(sqliteSearchReader(t.store.db), topics.taxonomy);
   app = createApp({ store: t.store, harvestState: () => null, topics, search });
   rows = t.store.db
     .prepare('SELECT id, title, abstract, authors, listing_date FROM papers ORDER BY id')
@@ -297,11 +297,11 @@ describe('GET /api/search over the corpus', () => {
     }
   });
 
-  it('has a timing helper for the benchmark (counts only; speed is for pnpm bench)', () => {
+  it('has a timing helper for the benchmark (counts only; speed is for pnpm bench)', async () => {
     const queries = sampleQueries(new SearchSamples(t.store.db), 10, 3);
     expect(queries).toHaveLength(10);
     expect(sampleQueries(new SearchSamples(t.store.db), 10, 3)).toEqual(queries);
-    expect(timeQueries(search, queries)).toMatchObject({ queries: 10, withResults: 10 });
+    expect(await timeQueries(search, queries)).toMatchObject({ queries: 10, withResults: 10 });
   });
 });
 

@@ -12,12 +12,12 @@ import {
   type Taxonomy,
 } from '@quire/core';
 import { QuireError } from '../errors.ts';
-import type { IndexFilters, TermDocs } from '../store/search-index.ts';
-import type { SearchReader } from '../store/search-reader.ts';
+import { anyOf, inColumns, word } from '../store/search-match.ts';
+import type { IndexFilters, SearchReader, TermDocs } from '../store/search-reader.ts';
 
 /**
- * Related papers from the on-disk index: the paper's most distinctive title and abstract words as one
- * OR query over those two columns (bm25 already weighs a rare shared word above a common one), then the
+ * Related papers from the store's index: the paper's most distinctive title and abstract words as one
+ * OR query over those two columns (the first ranking weighs a rare shared word above a common one), then the
  * best candidates re-ranked by the topics they share (core's `rankRelated`).
  */
 
@@ -29,7 +29,7 @@ import type { SearchReader } from '../store/search-reader.ts';
 export const RELATED_POSTINGS_BUDGET = 50_000;
 /** A word in fewer papers than this is never too common to search (as in a small collection). */
 const COMMON_FLOOR = 50;
-/** Matches scored at most; see SearchIndex.ranked. */
+/** Matches scored at most; see SearchReader.best. */
 const RELATED_WINDOW = 20_000;
 /**
  * How far each word's papers are counted, one level after another, and only the words past the last level
@@ -46,25 +46,25 @@ const boost = RELATED_SEARCH_OPTIONS.boost ?? {};
 /** Title and abstract as core's related search weighs them; authors not at all. */
 const RELATED_WEIGHTS = { title: boost.title ?? 2, authors: 0, abstract: boost.abstract ?? 1 };
 
-export function relatedPapers(
+export async function relatedPapers(
   index: SearchReader,
   taxonomy: Taxonomy,
   id: string,
   limit: number,
   topicSizes: ReadonlyMap<string, number>,
-): RelatedPapersDto {
-  const self = index.paperRows([id]).get(id);
+): Promise<RelatedPapersDto> {
+  const self = (await index.paperRows([id])).get(id);
   if (!self) throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`);
-  const papers = index.indexedPapers();
-  const terms = distinctiveTerms(termCounts(index, relatedQueryTerms(self), papers), papers);
+  const papers = await index.indexedPapers();
+  const terms = distinctiveTerms(await termCounts(index, relatedQueryTerms(self), papers), papers);
   if (terms.length === 0) return { id, results: [] };
-  const match = `{title abstract} : (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+  const match = inColumns(['title', 'abstract'], anyOf(terms.map((t) => word(t))));
   // Nobody reads how many match: the best of the window, uncounted.
-  const rows = index.best(match, NO_FILTERS, RELATED_WEIGHTS, {
+  const rows = await index.best(match, NO_FILTERS, RELATED_WEIGHTS, {
     limit: RELATED_CANDIDATES + 1,
     window: RELATED_WINDOW,
   });
-  const tags = tagsWithBroader(index, taxonomy, [id, ...rows.map((r) => r.paperId)]);
+  const tags = await tagsWithBroader(index, taxonomy, [id, ...rows.map((r) => r.paperId)]);
   const hits = rankRelated({
     selfId: id,
     selfTags: tags.get(id) ?? [],
@@ -72,7 +72,7 @@ export function relatedPapers(
     specificity: (slug) => topicSpecificity(topicSizes.get(slug) ?? 0, papers),
     limit,
   });
-  const text = index.paperRows(hits.map((h) => h.id));
+  const text = await index.paperRows(hits.map((h) => h.id));
   const results = hits.flatMap((hit) => {
     const row = text.get(hit.id);
     if (!row) return [];
@@ -101,7 +101,11 @@ export function relatedPapers(
  * them apart (see COUNT_LEVELS): once MIN_RELATED_TERMS words are counted, the others only up to what they
  * leave of the postings budget, or the share that makes a word too common, if less.
  */
-export function termCounts(index: SearchReader, terms: readonly string[], papers: number): TermDocs[] {
+export async function termCounts(
+  index: SearchReader,
+  terms: readonly string[],
+  papers: number,
+): Promise<TermDocs[]> {
   const tooCommon = Math.floor(commonAbove(papers));
   const counted: TermDocs[] = [];
   let open = [...terms];
@@ -112,7 +116,8 @@ export function termCounts(index: SearchReader, terms: readonly string[], papers
     const cap = enough ? Math.min(level, room, tooCommon) : level;
     // None of the words left can be chosen.
     if (cap <= reached) break;
-    const found = open.map((term) => ({ term, docs: index.hitsUpTo(`"${term}"`, cap + 1) }));
+    const docs = await Promise.all(open.map((term) => index.hitsUpTo(word(term), cap + 1)));
+    const found = open.map((term, i) => ({ term, docs: docs[i] ?? 0 }));
     counted.push(...found.filter((t) => t.docs > 0 && t.docs <= cap));
     open = found.filter((t) => t.docs > cap).map((t) => t.term);
     reached = cap;
@@ -146,13 +151,13 @@ export function distinctiveTerms(found: readonly TermDocs[], papers: number): st
 }
 
 /** Each paper's stored tags with the broader topics they imply; topics the taxonomy no longer has dropped. */
-function tagsWithBroader(
+async function tagsWithBroader(
   index: SearchReader,
   taxonomy: Taxonomy,
   ids: readonly string[],
-): Map<string, string[]> {
+): Promise<Map<string, string[]>> {
   const byPaper = new Map<string, Set<string>>();
-  for (const { paper_id: id, topic } of index.tagsOf(ids)) {
+  for (const { paper_id: id, topic } of await index.tagsOf(ids)) {
     if (!taxonomy.bySlug.has(topic)) continue;
     let set = byPaper.get(id);
     if (!set) byPaper.set(id, (set = new Set()));

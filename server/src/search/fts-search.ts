@@ -19,18 +19,18 @@ import {
   type Taxonomy,
 } from '@quire/core';
 import { QuireError } from '../errors.ts';
-import type { IndexFilters, PaperTextRow } from '../store/search-index.ts';
-import type { SearchReader } from '../store/search-reader.ts';
+import { anyOf, without, word, type Match } from '../store/search-match.ts';
+import type { IndexFilters, PaperTextRow, RankedRow, SearchReader } from '../store/search-reader.ts';
 import {
-  completionExpression,
+  completionMatch,
   indexFilters,
-  wordsExpression,
-  matchExpression,
+  wordsMatch,
+  textMatch,
   phrasesAndAuthors,
-  titleExpression,
+  titleMatch,
   type QueryParts,
   type TermGroup,
-} from './fts-query.ts';
+} from './query-match.ts';
 import { relatedPapers } from './fts-related.ts';
 import { matchedTermsOf, rerankScores, type RankedWord } from './rerank.ts';
 import type { SearchApi, SearchPage } from './search-api.ts';
@@ -46,7 +46,7 @@ import {
 } from './search-hits.ts';
 import { editDistance, oneEditAway, prefixEnd } from './typo-candidates.ts';
 
-/** FTS5's first matches scored again per field, as minisearch scores them (see rerank.ts). */
+/** The index's first matches scored again per field, as minisearch scores them (see rerank.ts). */
 export const RERANK_CANDIDATES = 60;
 /** Matches scored per query at most (the most recently indexed ones when more match); see SearchIndex. */
 export const RANK_WINDOW = 5_000;
@@ -75,9 +75,9 @@ export const AUTHOR_FIRST = 50;
 export const AUTHOR_SCAN = 200;
 
 /**
- * Full-text search over the on-disk index (SQLite FTS5), with core's query syntax and field weights. The
- * index is written with the papers, so there is nothing to build or refresh: a search reads what is
- * committed.
+ * Full-text search over the store's index (SQLite's FTS5 or PostgreSQL's tsvector, read through
+ * SearchReader), with core's query syntax and field weights. The index is written with the papers, so
+ * there is nothing to build or refresh: a search reads what is committed.
  *
  * Typo tolerance happens before the query runs: a word found in almost no paper is looked up, spelt one
  * edit away, in the index's vocabulary, and the spellings found in more papers are searched with it. If
@@ -95,29 +95,20 @@ export class FtsSearch implements SearchApi {
     this.#taxonomy = taxonomy;
   }
 
-  search(q: string, page: SearchPage): Promise<SearchResponseDto> {
-    return settled(() => this.searchNow(q, page));
-  }
-
-  related(id: string, limit: number, topicSizes: ReadonlyMap<string, number>): Promise<RelatedPapersDto> {
-    return settled(() => relatedPapers(this.#index, this.#taxonomy, id, limit, topicSizes));
-  }
-
-  /** `search` without the promise (benchmarks). */
-  searchNow(q: string, page: SearchPage): SearchResponseDto {
+  async search(q: string, page: SearchPage): Promise<SearchResponseDto> {
     const query = parseQuery(q);
     const sort = page.sort ?? 'relevance';
     if (query.paperId !== null) return this.#exact(query, query.paperId, sort);
     this.#checkTopics(query);
-    const filters = indexFilters(query, this.#taxonomy, (slug) => this.#index.storedNarrower(slug));
+    const filters = await indexFilters(query, this.#taxonomy, (slug) => this.#index.storedNarrower(slug));
     const person = sort === 'relevance' ? personNameKey(query) : null;
-    const byName = person === null ? null : this.#byAuthor(query, person, filters);
+    const byName = person === null ? null : await this.#byAuthor(query, person, filters);
     if (byName === null) return this.#textSearch(query, filters, page, sort);
     // The person's papers first, then the papers holding the words without them (read far enough to fill
     // the page however many of the person's papers the words also found).
     const { ids, total, results: named } = byName;
     const end = page.offset + page.limit;
-    const words = this.#textSearch(
+    const words = await this.#textSearch(
       query,
       filters,
       { offset: 0, limit: Math.max(0, end - ids.length) + ids.length },
@@ -133,13 +124,17 @@ export class FtsSearch implements SearchApi {
     };
   }
 
+  related(id: string, limit: number, topicSizes: ReadonlyMap<string, number>): Promise<RelatedPapersDto> {
+    return relatedPapers(this.#index, this.#taxonomy, id, limit, topicSizes);
+  }
+
   /** The page of papers matching the words, phrases and filters, ranked or newest first. */
-  #textSearch(
+  async #textSearch(
     query: ParsedQuery,
     filters: IndexFilters,
     page: SearchPage,
     sort: SearchSort,
-  ): SearchResponseDto {
+  ): Promise<SearchResponseDto> {
     const terms = [...new Set(queryTermsOf(query.text))];
     const base = phrasesAndAuthors(query);
     const groups: TermGroup[] = terms.map((term, i) => ({
@@ -148,11 +143,11 @@ export class FtsSearch implements SearchApi {
       corrections: [],
     }));
     for (const group of groups) {
-      const longer = group.prefix ? this.#wordCompletions(group.term) : undefined;
+      const longer = group.prefix ? await this.#wordCompletions(group.term) : undefined;
       if (longer) Object.assign(group, { asWord: true, completions: longer });
     }
     const parts: QueryParts = { ...base, groups };
-    const first = matchExpression(parts, 'AND');
+    const first = textMatch(parts, 'AND');
     if (first === null) return this.#unranked(query, null, filters, page, sort);
     // Authors narrow but do not rank: with no words or phrases, the newest first.
     if (groups.length === 0 && parts.phrases.length === 0) {
@@ -162,21 +157,21 @@ export class FtsSearch implements SearchApi {
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
     const fuzzy = groups.length <= MAX_FUZZY_TERMS;
-    if (fuzzy) for (const group of groups) if (!group.prefix) this.#correctIfRare(group);
+    if (fuzzy) for (const group of groups) if (!group.prefix) await this.#correctIfRare(group);
     const pass = (mode: 'AND' | 'OR') =>
       sort === 'newest'
         ? this.#newest(mode, first, filters, page, parts)
         : this.#ranked(mode, first, filters, page, parts);
-    let found = pass('AND');
+    let found = await pass('AND');
     const typed = groups.find((g) => g.prefix);
-    if (found.total === 0 && fuzzy && typed && this.#correctIfRare(typed)) found = pass('AND');
+    if (found.total === 0 && fuzzy && typed && (await this.#correctIfRare(typed))) found = await pass('AND');
     if (found.total === 0 && fuzzy) {
-      for (const group of groups) if (group.corrections.length === 0) this.#correctAll(group);
-      found = pass('AND');
+      for (const group of groups) if (group.corrections.length === 0) await this.#correctAll(group);
+      found = await pass('AND');
     }
     let matchedAllTerms = true;
     if (found.total === 0 && groups.length > 1 && groups.length <= MAX_OR_RETRY_TERMS) {
-      found = pass('OR');
+      found = await pass('OR');
       matchedAllTerms = false;
     }
     const wanted = matchedTerms(parts);
@@ -197,8 +192,8 @@ export class FtsSearch implements SearchApi {
   }
 
   /** The paper an arXiv id names, alone (none when the store lacks it: the answer says so). */
-  #exact(query: ParsedQuery, id: string, sort: SearchSort): SearchResponseDto {
-    const row = this.#index.paperRows([id]).get(id);
+  async #exact(query: ParsedQuery, id: string, sort: SearchSort): Promise<SearchResponseDto> {
+    const row = (await this.#index.paperRows([id])).get(id);
     return {
       query,
       total: row ? 1 : 0,
@@ -214,12 +209,12 @@ export class FtsSearch implements SearchApi {
    * The newest papers (at most AUTHOR_FIRST) one of whose authors has the whole name `key`, under the
    * query's filters and author filters, as results naming that author; null when no paper has one.
    */
-  #byAuthor(query: ParsedQuery, key: string, filters: IndexFilters) {
+  async #byAuthor(query: ParsedQuery, key: string, filters: IndexFilters) {
     const { authorKeys } = phrasesAndAuthors(query);
-    const match = matchExpression({ groups: [], phrases: [], authorKeys: [key, ...authorKeys] }, 'AND');
+    const match = textMatch({ groups: [], phrases: [], authorKeys: [key, ...authorKeys] }, 'AND');
     if (match === null) return null;
-    const found = this.#index.newest(match, filters, { limit: AUTHOR_SCAN, offset: 0 });
-    const text = this.#index.paperRows(found.ids);
+    const found = await this.#index.newest(match, filters, { limit: AUTHOR_SCAN, offset: 0 });
+    const text = await this.#index.paperRows(found.ids);
     const named = found.ids.flatMap((id) => {
       const row = text.get(id);
       const authorMatch = row && authorNamed(authorNames(row), key);
@@ -232,21 +227,27 @@ export class FtsSearch implements SearchApi {
     return { ids: results.map((r) => r.id), total, results };
   }
 
-  /** A page of the papers matching the query, FTS5's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
-  #ranked(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
-    const match = matchExpression(parts, mode) ?? fallback;
-    const subset = wordsExpression(parts, mode);
-    const { rows, total, estimated } = this.#index.ranked(match, filters, FIELD_BOOSTS, {
+  /** A page of the papers matching the query, the index's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
+  async #ranked(
+    mode: 'AND' | 'OR',
+    fallback: Match,
+    filters: IndexFilters,
+    page: SearchPage,
+    parts: QueryParts,
+  ): Promise<Found> {
+    const match = textMatch(parts, mode) ?? fallback;
+    const subset = wordsMatch(parts, mode);
+    const { rows, total, estimated } = await this.#index.ranked(match, filters, FIELD_BOOSTS, {
       limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
       offset: 0,
       window: RANK_WINDOW,
       ...(subset === null ? {} : { subset }),
     });
     const head = rows.slice(0, RERANK_CANDIDATES);
-    const titled = titleExpression(parts, mode);
+    const titled = titleMatch(parts, mode);
     if (total > RANK_WINDOW && titled !== null) {
       const seen = new Set(head.map((r) => r.paperId));
-      const named = this.#index.best(titled, filters, FIELD_BOOSTS, {
+      const named = await this.#index.best(titled, filters, FIELD_BOOSTS, {
         limit: TITLE_CANDIDATES,
         window: RANK_WINDOW,
       });
@@ -256,16 +257,16 @@ export class FtsSearch implements SearchApi {
     // they did when the prefix's ranking counted them (the re-ranking weighs each form as a completion).
     // Not under filters: the newest forms passing them may lie anywhere, so finding them reads every form.
     const filtered = filters.topics !== null || filters.categories !== null;
-    const joined = filtered ? null : completionExpression(parts, mode);
+    const joined = filtered ? null : completionMatch(parts, mode);
     if (joined !== null) {
       const seen = new Set(head.map((r) => r.paperId));
-      const forms = this.#index.best(joined, filters, FIELD_BOOSTS, {
+      const forms = await this.#index.best(joined, filters, FIELD_BOOSTS, {
         limit: COMPLETION_CANDIDATES,
         window: COMPLETION_WINDOW,
       });
       for (const r of forms) if (!seen.has(r.paperId)) head.push(r);
     }
-    const headText = this.#index.paperRows(head.map((r) => r.paperId));
+    const headText = await this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
       return row ? [{ id: r.paperId, ...this.#paperTerms.of(row) }] : [];
@@ -277,12 +278,12 @@ export class FtsSearch implements SearchApi {
       ...parts.phrases.flat().map((term) => ({ term, prefix: false, corrections: [] })),
     ];
     const counts = new Map<string, number>();
-    const papers = Math.max(1, this.#index.indexedPapers());
+    const papers = Math.max(1, await this.#index.indexedPapers());
     const matched = matchedTermsOf(words, candidates);
-    for (const c of this.#termCounts.counts(matched, papers, (t) => this.#index.columnVocabulary(t))) {
+    for (const c of await this.#termCounts.counts(matched, papers, (t) => this.#index.columnVocabulary(t))) {
       counts.set(`${c.field} ${c.term}`, c.docs);
     }
-    const averageTerms = this.#index.averageTerms();
+    const averageTerms = await this.#index.averageTerms();
     // The index counts its own terms per field; minisearch's lengths relate to them about as they do
     // over these candidates.
     const average = (field: SearchField) => {
@@ -303,28 +304,35 @@ export class FtsSearch implements SearchApi {
     const ordered = [...reranked, ...rows.slice(RERANK_CANDIDATES).filter((r) => !inHead.has(r.paperId))];
     const pageRows = ordered.slice(page.offset, page.offset + page.limit);
     const missing = pageRows.filter((r) => !headText.has(r.paperId)).map((r) => r.paperId);
-    const text = new Map([...headText, ...this.#index.paperRows(missing)]);
+    const text = new Map([...headText, ...(await this.#index.paperRows(missing))]);
     return { rows: pageRows, total, estimated, text, terms };
   }
 
   /** The same matches as `#ranked`, newest listing first (the reader asked for that order). */
-  #newest(mode: 'AND' | 'OR', fallback: string, filters: IndexFilters, page: SearchPage, parts: QueryParts) {
-    const match = matchExpression(parts, mode) ?? fallback;
-    const { ids, total } = this.#index.newest(match, filters, page);
+  async #newest(
+    mode: 'AND' | 'OR',
+    fallback: Match,
+    filters: IndexFilters,
+    page: SearchPage,
+    parts: QueryParts,
+  ): Promise<Found> {
+    const match = textMatch(parts, mode) ?? fallback;
+    const { ids, total } = await this.#index.newest(match, filters, page);
     const rows = ids.map((paperId) => ({ paperId, score: 0 }));
-    return { rows, total, estimated: false, text: this.#index.paperRows(ids), terms: NO_FIELD_TERMS };
+    const text = await this.#index.paperRows(ids);
+    return { rows, total, estimated: false, text, terms: NO_FIELD_TERMS };
   }
 
   /** Filters only (or authors only): newest first, nothing to rank by. */
-  #unranked(
+  async #unranked(
     query: ParsedQuery,
-    match: string | null,
+    match: Match | null,
     filters: IndexFilters,
     page: SearchPage,
     sort: SearchSort,
-  ): SearchResponseDto {
-    const { ids, total } = this.#index.newest(match, filters, page);
-    const text = this.#index.paperRows(ids);
+  ): Promise<SearchResponseDto> {
+    const { ids, total } = await this.#index.newest(match, filters, page);
+    const text = await this.#index.paperRows(ids);
     const results = ids.flatMap((id) => {
       const row = text.get(id);
       return row ? [resultOf(row, 0, NO_TERMS)] : [];
@@ -337,43 +345,48 @@ export class FtsSearch implements SearchApi {
    * holding one of them, as a hyphenated word's joined form is held only with
    * its parts ("counterfactual-to-interactive" is indexed as "counterfactual", ..., and
    * "counterfactualtointeractive"): the prefix then matches the papers the word alone matches, and is
-   * ranked nearly as FTS5 ranks the prefix (which counts the joined forms' occurrences too), without
-   * merging every completion's list (see TermGroup.asWord). Undefined otherwise: FTS5's prefix.
+   * ranked nearly as the index ranks the prefix (FTS5 counts the joined forms' occurrences too), without
+   * merging every completion's list (see TermGroup.asWord). Undefined otherwise: the index's prefix.
    */
-  #wordCompletions(prefix: string): string[] | undefined {
-    const found = this.#index.vocabularyRange(`${prefix}\u0001`, prefixEnd(prefix), MAX_COMPLETIONS + 1);
+  async #wordCompletions(prefix: string): Promise<string[] | undefined> {
+    const found = await this.#index.vocabularyRange(
+      `${prefix}\u0001`,
+      prefixEnd(prefix),
+      MAX_COMPLETIONS + 1,
+    );
     if (found.length > MAX_COMPLETIONS) return undefined;
     const longer = found.map((t) => t.term);
     if (longer.length === 0) return longer;
-    const any = longer.map((t) => `"${t}"`).join(' OR ');
-    return this.#index.hitsUpTo(`(${any}) NOT "${prefix}"`, 1) === 0 ? longer : undefined;
+    const any = anyOf(longer.map((t) => word(t)));
+    return (await this.#index.hitsUpTo(without(any, word(prefix)), 1)) === 0 ? longer : undefined;
   }
 
   /** Near spellings for a word found in at most FEW_HITS papers (as a prefix, if it is one); true if any. */
-  #correctIfRare(group: TermGroup): boolean {
+  async #correctIfRare(group: TermGroup): Promise<boolean> {
     if (!correctable(group.term)) return false;
-    const hits = this.#index.hitsUpTo(`"${group.term}"${group.prefix ? '*' : ''}`, FEW_HITS + 1);
+    const hits = await this.#index.hitsUpTo(word(group.term, group.prefix), FEW_HITS + 1);
     if (hits > FEW_HITS) return false;
-    group.corrections = this.#nearSpellings(group.term, 1, hits);
+    group.corrections = await this.#nearSpellings(group.term, 1, hits);
     if (group.corrections.length === 0 && hits === 0 && group.term.length >= RETRY_FUZZY_MIN_LENGTH) {
-      group.corrections = this.#nearSpellings(group.term, 2, 0);
+      group.corrections = await this.#nearSpellings(group.term, 2, 0);
     }
     return group.corrections.length > 0;
   }
 
   /** Near spellings for every correctable word: one edit, two for a long word that has none at one. */
-  #correctAll(group: TermGroup): void {
+  async #correctAll(group: TermGroup): Promise<void> {
     if (!correctable(group.term)) return;
-    const near = this.#nearSpellings(group.term, 1, 0);
+    const near = await this.#nearSpellings(group.term, 1, 0);
     group.corrections =
       near.length === 0 && group.term.length >= RETRY_FUZZY_MIN_LENGTH
-        ? this.#nearSpellings(group.term, 2, 0)
+        ? await this.#nearSpellings(group.term, 2, 0)
         : near;
   }
 
   /** Indexed terms `edits` away from `term`, found in more than `moreThan` papers, most used first. */
-  #nearSpellings(term: string, edits: 1 | 2, moreThan: number): string[] {
-    const found = edits === 1 ? this.#index.vocabulary(oneEditAway(term)) : this.#twoEditsAway(term);
+  async #nearSpellings(term: string, edits: 1 | 2, moreThan: number): Promise<string[]> {
+    const found =
+      edits === 1 ? await this.#index.vocabulary(oneEditAway(term)) : await this.#twoEditsAway(term);
     return found
       .filter((t) => t.term !== term && t.docs > moreThan)
       .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))
@@ -385,11 +398,10 @@ export class FtsSearch implements SearchApi {
    * Terms two edits away that share the first half of the word: two slips in one word are usually close
    * together, and a prefix is what the vocabulary can be scanned by.
    */
-  #twoEditsAway(term: string) {
+  async #twoEditsAway(term: string) {
     const prefix = term.slice(0, Math.max(2, Math.floor(term.length / 2)));
-    return this.#index
-      .vocabularyRange(prefix, prefixEnd(prefix), TWO_EDIT_SCAN)
-      .filter((t) => editDistance(term, t.term, 2) <= 2);
+    const found = await this.#index.vocabularyRange(prefix, prefixEnd(prefix), TWO_EDIT_SCAN);
+    return found.filter((t) => editDistance(term, t.term, 2) <= 2);
   }
 
   #checkTopics(query: ParsedQuery): void {
@@ -404,9 +416,13 @@ export class FtsSearch implements SearchApi {
   }
 }
 
-/** `fn`'s value as a promise, its error as a rejection (not thrown at the caller). */
-function settled<T>(fn: () => T): Promise<T> {
-  return new Promise((resolve) => resolve(fn()));
+/** A pass's page: rows in order, how many match, and the rows' text (and terms, when tokenized). */
+interface Found {
+  rows: RankedRow[];
+  total: number;
+  estimated: boolean;
+  text: Map<string, PaperTextRow>;
+  terms: ReadonlyMap<string, FieldTerms>;
 }
 
 /** No result's terms known ahead: each is tokenized for its marks. */

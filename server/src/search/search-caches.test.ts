@@ -40,21 +40,21 @@ describe('PaperTermsCache', () => {
 describe('TermCountsCache', () => {
   const counts = (term: string): ColumnDocs[] => [{ term, field: 'title', docs: term.length }];
 
-  it('reads only the terms it does not hold, remembers terms found nowhere, and forgets all on drift', () => {
+  it('reads only the terms it does not hold, remembers terms found nowhere, and forgets all on drift', async () => {
     const cache = new TermCountsCache();
     const asked: string[][] = [];
     const read = (terms: readonly string[]) => {
       asked.push([...terms]);
-      return terms.filter((t) => t !== 'nowhere').flatMap(counts);
+      return Promise.resolve(terms.filter((t) => t !== 'nowhere').flatMap(counts));
     };
-    expect(cache.counts(['agent', 'nowhere'], 1000, read)).toEqual(counts('agent'));
-    expect(cache.counts(['agent', 'nowhere', 'plan'], 1005, read)).toEqual([
+    expect(await cache.counts(['agent', 'nowhere'], 1000, read)).toEqual(counts('agent'));
+    expect(await cache.counts(['agent', 'nowhere', 'plan'], 1005, read)).toEqual([
       ...counts('agent'),
       ...counts('plan'),
     ]);
     expect(asked).toEqual([['agent', 'nowhere'], ['plan']]);
     // More than 1% more papers: every count is read again.
-    cache.counts(['agent'], 1020, read);
+    await cache.counts(['agent'], 1020, read);
     expect(asked.at(-1)).toEqual(['agent']);
   });
 });

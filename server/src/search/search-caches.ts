@@ -1,4 +1,4 @@
-import type { ColumnDocs, PaperTextRow } from '../store/search-index.ts';
+import type { ColumnDocs, PaperTextRow } from '../store/search-reader.ts';
 import type { Candidate } from './rerank.ts';
 import { fieldTerms } from './search-hits.ts';
 
@@ -79,8 +79,8 @@ export class PaperTermsCache {
 }
 
 /**
- * Papers holding each term per column, as `read` gives them (FTS5's column vocabulary, which reads a
- * term's whole posting list: costly for a common word, and the same for every query that has it). Kept
+ * Papers holding each term per column, as `read` gives them (the index's column vocabulary, which reads
+ * a term's whole posting list: costly for a common word, and the same for every query that has it). Kept
  * while the index holds within TERM_COUNTS_DRIFT of the papers it held when they were read, which moves
  * a ranking by far less than the counts' own noise.
  */
@@ -88,11 +88,11 @@ export class TermCountsCache {
   readonly #cache = new BoundedCache<string, readonly ColumnDocs[]>(TERM_COUNTS_KEPT);
   #papers = -1;
 
-  counts(
+  async counts(
     terms: readonly string[],
     papers: number,
-    read: (terms: readonly string[]) => ColumnDocs[],
-  ): ColumnDocs[] {
+    read: (terms: readonly string[]) => Promise<ColumnDocs[]>,
+  ): Promise<ColumnDocs[]> {
     if (Math.abs(papers - this.#papers) > this.#papers * TERM_COUNTS_DRIFT) {
       this.#cache.clear();
       this.#papers = papers;
@@ -106,7 +106,7 @@ export class TermCountsCache {
     }
     if (missing.length === 0) return out;
     const byTerm = new Map<string, ColumnDocs[]>(missing.map((t) => [t, []]));
-    for (const c of read(missing)) byTerm.get(c.term)?.push(c);
+    for (const c of await read(missing)) byTerm.get(c.term)?.push(c);
     // A term in no column is kept too (as none), so it is not read again.
     for (const [term, columns] of byTerm) {
       this.#cache.set(term, columns);

@@ -6,8 +6,8 @@ import {
   type SearchField,
   type SearchHit,
 } from '@quire/core';
-import type { PaperTextRow } from '../store/search-index.ts';
-import type { QueryParts } from './fts-query.ts';
+import type { PaperTextRow } from '../store/search-reader.ts';
+import type { QueryParts } from './query-match.ts';
 import type { Candidate } from './rerank.ts';
 
 /** How the index's rows become core's search hits and result text: what a result shows and marks. */

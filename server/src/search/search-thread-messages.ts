@@ -1,10 +1,11 @@
 import type { CoreErrorCode, RelatedPapersDto, SearchResponseDto } from '@quire/core';
 import type { QuireErrorCode } from '../errors.ts';
+import type { SearchSource } from '../store/search-reader.ts';
 import type { SearchPage } from './search-api.ts';
 
 /** What the server's search thread is started with. */
 export interface SearchWorkerData {
-  dbPath: string;
+  source: SearchSource;
 }
 
 /** Server → search thread. `seq` pairs a request with its reply. */

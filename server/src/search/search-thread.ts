@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { CoreError, type RelatedPapersDto, type SearchResponseDto } from '@quire/core';
 import { QuireError } from '../errors.ts';
+import type { SearchSource } from '../store/search-reader.ts';
 import { startWorker } from '../threads/start-worker.ts';
 import type { SearchApi, SearchPage } from './search-api.ts';
 import type {
@@ -24,7 +25,7 @@ interface Pending {
 }
 
 /**
- * Search in a worker thread over its own read-only connection to the store's file (see search-worker.ts).
+ * Search in a worker thread over its own reader of the store (see search-worker.ts).
  * It answers from the start: the index is on disk and written with the papers. Requests sent before the
  * thread has loaded wait in its queue.
  */
@@ -36,9 +37,11 @@ export class SearchThread implements SearchApi {
   #state: 'ready' | 'failed' | 'closed' = 'ready';
   #failure: SearchErrorData | null = null;
 
-  constructor(dbPath: string, options: SearchThreadOptions = {}) {
+  /** `source`: the SQLite file's path, or where the PostgreSQL index is. */
+  constructor(source: string | SearchSource, options: SearchThreadOptions = {}) {
     this.#log = options.log ?? (() => {});
-    this.#worker = startWorker(WORKER_ENTRY, { dbPath } satisfies SearchWorkerData);
+    const at: SearchSource = typeof source === 'string' ? { engine: 'sqlite', dbPath: source } : source;
+    this.#worker = startWorker(WORKER_ENTRY, { source: at } satisfies SearchWorkerData);
     this.#worker.on('message', (reply: SearchReply) => {
       switch (reply.kind) {
         case 'failed':

@@ -56,16 +56,16 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Times each query through the whole service (parse, search, filters, page rows, highlights). */
-export function timeQueries(
-  service: Pick<FtsSearch, 'searchNow'>,
+export async function timeQueries(
+  service: Pick<FtsSearch, 'search'>,
   queries: readonly string[],
   page: SearchPage = { limit: 20, offset: 0 },
-): QueryTimings {
+): Promise<QueryTimings> {
   const times: number[] = [];
   let withResults = 0;
   for (const q of queries) {
     const started = performance.now();
-    const answer = service.searchNow(q, page);
+    const answer = await service.search(q, page);
     times.push(performance.now() - started);
     if (answer.total > 0) withResults++;
   }

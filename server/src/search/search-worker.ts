@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CoreError, defaultTaxonomy } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
-import { openSearchReader } from '../store/search-reader.ts';
+import { openSearchReaderAt } from '../store/search-reader.ts';
 import { FtsSearch } from './fts-search.ts';
 import type {
   SearchErrorData,
@@ -11,10 +11,10 @@ import type {
 } from './search-thread-messages.ts';
 
 /**
- * The search thread: it answers every search over its own read-only connection, so a costly query (a
- * short prefix, an any-word retry over a large store) never holds up the server's event loop (pings,
- * pages, group sync). The index is on disk: there is nothing to build, and each query reads what is
- * committed.
+ * The search thread: it answers every search over its own reader (a read-only connection to the SQLite
+ * file, or a pool of its own to PostgreSQL), so a costly query (a short prefix, an any-word retry over a
+ * large store) never holds up the server's event loop (pings, pages, group sync). The index is written
+ * with the papers: there is nothing to build, and each query reads what is committed.
  */
 
 const port = parentPort;
@@ -28,14 +28,7 @@ function errorData(err: unknown): SearchErrorData {
   return { type: 'quire', code: 'store-error', message: `Search failed: ${errorMessage(err)}` };
 }
 
-const { dbPath } = workerData as SearchWorkerData;
-let search: FtsSearch;
-try {
-  search = new FtsSearch(openSearchReader(dbPath), defaultTaxonomy());
-} catch (err) {
-  post({ kind: 'failed', error: errorData(err) });
-  throw err;
-}
+const { source } = workerData as SearchWorkerData;
 
 /**
  * Asked once before the first request is read, answers thrown away: right after a start the first
@@ -44,15 +37,32 @@ try {
  */
 const WARM_UP_QUERIES = ['learning model', '"neural network"', 'netwrok', 'Wei Zhang'] as const;
 
-for (const q of WARM_UP_QUERIES) {
-  try {
-    search.searchNow(q, { limit: 20, offset: 0 });
-  } catch {
-    // A store too old or too empty to answer is reported by the first real request, not here.
+async function warmUp(search: FtsSearch): Promise<void> {
+  for (const q of WARM_UP_QUERIES) {
+    try {
+      await search.search(q, { limit: 20, offset: 0 });
+    } catch {
+      // A store too old or too empty to answer is reported by the first real request, not here.
+    }
   }
 }
 
+/** The search service once its reader is open and warm; a reader that cannot open stops the thread. */
+const ready: Promise<FtsSearch> = openSearchReaderAt(source).then(
+  async (reader) => {
+    const search = new FtsSearch(reader, defaultTaxonomy());
+    await warmUp(search);
+    return search;
+  },
+  (err: unknown) => {
+    post({ kind: 'failed', error: errorData(err) });
+    port.close();
+    throw err;
+  },
+);
+
 async function answer(request: SearchRequest): Promise<SearchReply & { kind: 'answer' }> {
+  const search = await ready;
   switch (request.kind) {
     case 'search':
       return { kind: 'answer', seq: request.seq, value: await search.search(request.q, request.page) };
@@ -65,6 +75,7 @@ async function answer(request: SearchRequest): Promise<SearchReply & { kind: 'an
   }
 }
 
+// Requests are answered after the warm-up, in the order they came.
 port.on('message', (request: SearchRequest) => {
   answer(request).then(post, (err: unknown) =>
     post({ kind: 'error', seq: request.seq, error: errorData(err) }),

@@ -1,7 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
-import type { SearchReader } from './search-reader.ts';
 
 /**
  * Reads the on-disk search index (see search-index-schema.ts). Queries take an FTS5 expression built by
@@ -222,7 +221,8 @@ export function readVarints(bytes: Uint8Array): number[] {
   return out;
 }
 
-export class SearchIndex implements SearchReader {
+/** SQLite's index read with FTS5 expressions; the search service reads it through SqliteSearchReader. */
+export class SearchIndex {
   readonly #db: Database;
   readonly #statements = new Map<string, Statement>();
   readonly #hitsUpTo: Statement<[string, number], number>;

@@ -5,12 +5,14 @@ import { FIELD_BOOSTS, normalisePaper, type PaperEntity } from '@quire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './open-store.ts';
 import { estimatedTotal, type IndexFilters } from './search-index.ts';
+import { word } from './search-match.ts';
 import { openSearchReader, type SearchReader } from './search-reader.ts';
 
 let dir: string;
 let store: Store;
 let reader: SearchReader;
 
+const AGENT = word('agent');
 const NONE: IndexFilters = { topics: null, topicsFrom: 'tags', categories: null, from: null, to: null };
 
 function paper(n: number, title: string, category = 'cs.LG'): PaperEntity {
@@ -39,37 +41,38 @@ beforeEach(() => {
   );
   reader = openSearchReader(join(dir, 'quire.db'));
 });
-afterEach(() => {
+afterEach(async () => {
+  await reader.close();
   store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the search thread’s reader', () => {
-  it('reads the file through a connection of its own, as the writer stored it', () => {
-    expect(reader.countMatches('"agent"', NONE)).toBe(4);
+  it('reads the file through a connection of its own, as the writer stored it', async () => {
+    expect(await reader.countMatches(AGENT, NONE)).toBe(4);
   });
 
-  it('best: the same first rows as ranked when the window holds every match, counting nothing', () => {
+  it('best: the same first rows as ranked when the window holds every match, counting nothing', async () => {
     const page = { limit: 5, offset: 0, window: 100 };
-    const ranked = reader.ranked('"agent"', NONE, FIELD_BOOSTS, page).rows;
-    const best = reader.best('"agent"', NONE, FIELD_BOOSTS, { limit: 5, window: 100 });
+    const ranked = (await reader.ranked(AGENT, NONE, FIELD_BOOSTS, page)).rows;
+    const best = await reader.best(AGENT, NONE, FIELD_BOOSTS, { limit: 5, window: 100 });
     // ranked scores every match inside FTS5 (its rank column), best through bm25(): the same function.
     expect(best.map((r) => r.paperId)).toEqual(ranked.map((r) => r.paperId));
     best.forEach((r, i) => expect(r.score).toBeCloseTo(ranked[i]?.score ?? NaN, 6));
     const cs = { ...NONE, categories: ['cs.ro'] };
-    const filtered = reader.ranked('"agent"', cs, FIELD_BOOSTS, page).rows;
+    const filtered = (await reader.ranked(AGENT, cs, FIELD_BOOSTS, page)).rows;
     expect(filtered.map((r) => r.paperId)).toEqual(['2604.10004']);
-    expect(reader.best('"agent"', cs, FIELD_BOOSTS, { limit: 5, window: 100 })).toEqual(filtered);
+    expect(await reader.best(AGENT, cs, FIELD_BOOSTS, { limit: 5, window: 100 })).toEqual(filtered);
   });
 
-  it('best: only the window’s most recently indexed matches are ranked', () => {
-    const ids = reader.best('"agent"', NONE, FIELD_BOOSTS, { limit: 2, window: 2 }).map((r) => r.paperId);
+  it('best: only the window’s most recently indexed matches are ranked', async () => {
+    const ids = (await reader.best(AGENT, NONE, FIELD_BOOSTS, { limit: 2, window: 2 })).map((r) => r.paperId);
     expect(ids.sort()).toEqual(['2604.10004', '2604.10005']);
   });
 });
 
 describe('totals past the exact count', () => {
-  it('estimates from how far back the window reached, exact while few enough match', () => {
+  it('estimates from how far back the window reached, exact while few enough match', async () => {
     // 60 more papers with "agent": 64 in all, every other one in cs.RO.
     store.papers.upsertBatch(
       Array.from({ length: 60 }, (_, i) => paper(100 + i, `Agent ${i}`, i % 2 === 0 ? 'cs.RO' : 'cs.LG')),
@@ -77,28 +80,39 @@ describe('totals past the exact count', () => {
     );
     const capped = openSearchReader(join(dir, 'quire.db'), { exactTotalUpTo: 30 });
     const page = { limit: 5, offset: 0, window: 16 };
-    const all = capped.ranked('"agent"', NONE, FIELD_BOOSTS, page);
+    const all = await capped.ranked(AGENT, NONE, FIELD_BOOSTS, page);
     expect(all).toMatchObject({ estimated: true });
     expect(all.rows).toHaveLength(5);
     // Matches are spread evenly over the 65 papers, 64 of them: the window's 16 reach back 16 papers.
     expect(all.total).toBeGreaterThanOrEqual(60);
     expect(all.total).toBeLessThanOrEqual(66);
-    const robots = capped.ranked('"agent"', { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
+    const robots = await capped.ranked(AGENT, { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
     expect(robots).toMatchObject({ estimated: true });
     expect(robots.total).toBeGreaterThanOrEqual(28);
     expect(robots.total).toBeLessThanOrEqual(36);
     // Within the exact count: counted.
-    expect(capped.ranked('"robot"', NONE, FIELD_BOOSTS, page)).toMatchObject({ total: 2, estimated: false });
-    expect(reader.ranked('"agent"', NONE, FIELD_BOOSTS, page)).toMatchObject({ total: 64, estimated: false });
-    const exactRobots = reader.ranked('"agent"', { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
+    expect(await capped.ranked(word('robot'), NONE, FIELD_BOOSTS, page)).toMatchObject({
+      total: 2,
+      estimated: false,
+    });
+    expect(await reader.ranked(AGENT, NONE, FIELD_BOOSTS, page)).toMatchObject({
+      total: 64,
+      estimated: false,
+    });
+    const exactRobots = await reader.ranked(AGENT, { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
     expect(exactRobots).toMatchObject({ total: 31, estimated: false });
     // A prefix counted through its word, a subset of its matches, answers as the prefix does: past the
     // cap either way, and counted in full when the word alone is not.
-    const prefix = capped.ranked('"agen"*', NONE, FIELD_BOOSTS, page);
-    expect(capped.ranked('"agen"*', NONE, FIELD_BOOSTS, { ...page, subset: '"agent"' })).toEqual(prefix);
+    const prefix = await capped.ranked(word('agen', true), NONE, FIELD_BOOSTS, page);
+    expect(await capped.ranked(word('agen', true), NONE, FIELD_BOOSTS, { ...page, subset: AGENT })).toEqual(
+      prefix,
+    );
     expect(prefix).toMatchObject({ estimated: true });
-    const few = reader.ranked('"robot"*', NONE, FIELD_BOOSTS, page);
-    expect(reader.ranked('"robot"*', NONE, FIELD_BOOSTS, { ...page, subset: '"robot"' })).toEqual(few);
+    await capped.close();
+    const few = await reader.ranked(word('robot', true), NONE, FIELD_BOOSTS, page);
+    expect(
+      await reader.ranked(word('robot', true), NONE, FIELD_BOOSTS, { ...page, subset: word('robot') }),
+    ).toEqual(few);
   });
 
   it('rounds an estimate to two significant digits, from no fewer than were counted', () => {

@@ -94,3 +94,13 @@ ON CONFLICT (paper_id) DO UPDATE SET title = excluded.title, authors = excluded.
   abstract = excluded.abstract
 WHERE (paper_search.title, paper_search.authors, paper_search.abstract)
   IS DISTINCT FROM (excluded.title, excluded.authors, excluded.abstract)`;
+
+/**
+ * A cat: filter reads the papers of a category, or of an archive ("cs" holds "cs.LG"), through these
+ * (pg-search-queries.ts: CATEGORY_FILTER) rather than testing every paper's categories: the query
+ * lowercases what it asks for, the rows keep arXiv's spelling.
+ */
+export const CREATE_CATEGORY_LOOKUPS = `
+CREATE INDEX paper_categories_lower ON paper_categories (lower(category), paper_id);
+CREATE INDEX paper_categories_archive ON paper_categories (lower(split_part(category, '.', 1)), paper_id);
+`;
