@@ -99,6 +99,20 @@ describe('columnTerms', () => {
     expect(phraseTerms('multi-agent systems')).toEqual(['multi', 'agent', 'system']);
   });
 
+  it('splits plain ASCII at joiners only between letters or digits', () => {
+    expect(columnTerms("It's a 3-D x-1-y a--b -x- E-mails ab''cd")).toEqual([
+      '3',
+      '1',
+      'mail',
+      'ab',
+      'cd',
+      'its',
+      '3d',
+      'x1y',
+      'email',
+    ]);
+  });
+
   it('gives the same terms the minisearch index is given', () => {
     const text = 'We built $\\texttt{torch-webgpu}$ for Müller-style agents, the state of the art';
     const minisearch = tokenizeSearchText(text).flatMap((t) => indexTerms(t));

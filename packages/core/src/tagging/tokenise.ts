@@ -25,7 +25,8 @@ const I = 105;
 const E = 101;
 const U = 117;
 
-function foldLowered(w: string): string {
+/** `foldLower` of a word already lowercased. */
+export function foldLowered(w: string): string {
   const n = w.length;
   if (n <= 3 || w.charCodeAt(n - 1) !== S) return w;
   const before = w.charCodeAt(n - 2);
