@@ -5,6 +5,7 @@ describe('text normalisation', () => {
   it('collapses whitespace runs, newlines and tabs included, and trims', () => {
     expect(collapseWhitespace('  Deep\n  learning \t for\r\n\nall  ')).toBe('Deep learning for all');
     expect(collapseWhitespace('a\u00a0\u00a0b')).toBe('a b');
+    expect(collapseWhitespace('one\ttwo\u00a0three\u2003four\nfive six')).toBe('one two three four five six');
   });
 
   it('leaves LaTeX as written', () => {

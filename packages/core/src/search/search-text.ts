@@ -119,8 +119,11 @@ export function foldTerm(word: string): string {
   return foldLower(word);
 }
 
+/** A function word, or a single letter or mark (a single digit is kept). */
 function isNoise(term: string): boolean {
-  return STOPWORDS.has(term) || (term.length === 1 && !/\d/.test(term));
+  if (term.length !== 1) return STOPWORDS.has(term);
+  const c = term.charCodeAt(0);
+  return c < 48 || c > 57;
 }
 
 /**
