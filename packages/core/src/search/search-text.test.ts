@@ -113,6 +113,25 @@ describe('columnTerms', () => {
     ]);
   });
 
+  it('reads plain ASCII (its one-pass path) exactly as the general path reads the same text', () => {
+    // A CJK letter at the end (no ASCII form) sends the text through the general path; alone it is one
+    // letter, which is never a term, so both must give the same terms.
+    const alphabet = "abcxyzEQ019 -'.,;:()/$\\{}_^~\t\n";
+    let seed = 20_261_206;
+    // xorshift32: integer steps that stay exact in a double.
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + next(40) }, () => alphabet[next(alphabet.length)]).join('');
+      expect(columnTerms(text), JSON.stringify(text)).toEqual(columnTerms(`${text} \u4e00`));
+      expect(phraseTerms(text), JSON.stringify(text)).toEqual(phraseTerms(`${text} \u4e00`));
+    }
+  });
+
   it('gives the same terms the minisearch index is given', () => {
     const text = 'We built $\\texttt{torch-webgpu}$ for Müller-style agents, the state of the art';
     const minisearch = tokenizeSearchText(text).flatMap((t) => indexTerms(t));
