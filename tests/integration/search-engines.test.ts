@@ -139,6 +139,7 @@ describe.skipIf(PG_SKIP !== null)('search on SQLite and PostgreSQL over one real
     );
     for (const line of differ) report(`  PostgreSQL missed: ${line}`);
     expect(picked.length).toBe(PICKS);
+    expect(sqliteFirst).toBe(picked.length);
     expect(pgFirst).toBe(sqliteFirst);
   });
 
@@ -195,6 +196,7 @@ describe.skipIf(PG_SKIP !== null)('search on SQLite and PostgreSQL over one real
     );
     expect(words).toBeGreaterThan(PICKS / 2);
     expect(pgWords).toBe(words);
+    expect(typos).toBe(words);
     expect(pgTypos).toBe(typos);
   });
 

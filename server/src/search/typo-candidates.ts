@@ -61,8 +61,5 @@ export function editDistance(a: string, b: string, max: number): number {
   return d > max ? max + 1 : d;
 }
 
-/** The smallest string greater than every string starting with `prefix` (for a range scan). */
-export function prefixEnd(prefix: string): string {
-  const last = prefix.charCodeAt(prefix.length - 1);
-  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
-}
+// Kept where both engines' readers find it; search's callers and tests read it here as before.
+export { prefixEnd } from '../store/search-match.ts';

@@ -30,3 +30,9 @@ export const inColumns = (columns: readonly SearchColumn[], of: Match): Match =>
   of,
 });
 export const without = (of: Match, not: Match): Match => ({ kind: 'without', of, not });
+
+/** The smallest string greater than every string starting with `prefix` (for a range scan of terms). */
+export function prefixEnd(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { fts5Expression } from './fts5-match.ts';
 import { openReadOnlyDatabase } from './open-database.ts';
+import { settled } from './settled.ts';
 import {
   SearchIndex,
   type AverageTerms,
@@ -76,11 +77,6 @@ export interface SearchReader {
   /** The stored (narrowest) tags of each paper. */
   tagsOf(ids: readonly string[]): Promise<{ paper_id: string; topic: string }[]>;
   close(): Promise<void>;
-}
-
-/** `fn`'s value as a promise, its error as a rejection. */
-function settled<T>(fn: () => T): Promise<T> {
-  return new Promise((resolve) => resolve(fn()));
 }
 
 /** SQLite's reader: the on-disk FTS5 index (SearchIndex), each match rendered as an FTS5 expression. */

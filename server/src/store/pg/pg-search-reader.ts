@@ -9,7 +9,7 @@ import type {
   SearchReader,
   TermDocs,
 } from '../search-reader.ts';
-import type { Match } from '../search-match.ts';
+import { prefixEnd, type Match } from '../search-match.ts';
 import { openPgPool, type PgPool } from './pg-pool.ts';
 import {
   AVERAGE_TERMS,
@@ -122,7 +122,7 @@ export class PgSearchReader implements SearchReader {
   }
 
   async #papersStartingWith(prefix: string): Promise<number> {
-    const { rows } = await this.#pool.query<{ n: number }>(PAPERS_IN_RANGE, [prefix, rangeEnd(prefix)]);
+    const { rows } = await this.#pool.query<{ n: number }>(PAPERS_IN_RANGE, [prefix, prefixEnd(prefix)]);
     return rows[0]?.n ?? 0;
   }
 
@@ -237,9 +237,4 @@ function filterSql(filters: IndexFilters, params: unknown[]): string {
 function rankWeights(weights: ColumnWeights): number[] {
   const top = Math.max(weights.title, weights.authors, weights.abstract, Number.MIN_VALUE);
   return [0, weights.abstract / top, weights.authors / top, weights.title / top];
-}
-
-/** The smallest string above every string starting with `prefix` (a range's end). */
-function rangeEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
