@@ -53,9 +53,9 @@ export async function relatedPapers(
   limit: number,
   topicSizes: ReadonlyMap<string, number>,
 ): Promise<RelatedPapersDto> {
-  const self = (await index.paperRows([id])).get(id);
+  const [selfRows, papers] = await Promise.all([index.paperRows([id]), index.indexedPapers()]);
+  const self = selfRows.get(id);
   if (!self) throw new QuireError('not-found', `No paper ${id} is stored, so nothing is related to it.`);
-  const papers = await index.indexedPapers();
   const terms = distinctiveTerms(await termCounts(index, relatedQueryTerms(self), papers), papers);
   if (terms.length === 0) return { id, results: [] };
   const match = inColumns(['title', 'abstract'], anyOf(terms.map((t) => word(t))));

@@ -142,10 +142,13 @@ export class FtsSearch implements SearchApi {
       prefix: i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
       corrections: [],
     }));
-    for (const group of groups) {
-      const longer = group.prefix ? await this.#wordCompletions(group.term) : undefined;
-      if (longer) Object.assign(group, { asWord: true, completions: longer });
-    }
+    // Each word's reads are independent of the others': asked together, a network engine answers them at once.
+    await Promise.all(
+      groups.map(async (group) => {
+        const longer = group.prefix ? await this.#wordCompletions(group.term) : undefined;
+        if (longer) Object.assign(group, { asWord: true, completions: longer });
+      }),
+    );
     const parts: QueryParts = { ...base, groups };
     const first = textMatch(parts, 'AND');
     if (first === null) return this.#unranked(query, null, filters, page, sort);
@@ -157,7 +160,7 @@ export class FtsSearch implements SearchApi {
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
     const fuzzy = groups.length <= MAX_FUZZY_TERMS;
-    if (fuzzy) for (const group of groups) if (!group.prefix) await this.#correctIfRare(group);
+    if (fuzzy) await Promise.all(groups.filter((g) => !g.prefix).map((g) => this.#correctIfRare(g)));
     const pass = (mode: 'AND' | 'OR') =>
       sort === 'newest'
         ? this.#newest(mode, first, filters, page, parts)
@@ -166,7 +169,7 @@ export class FtsSearch implements SearchApi {
     const typed = groups.find((g) => g.prefix);
     if (found.total === 0 && fuzzy && typed && (await this.#correctIfRare(typed))) found = await pass('AND');
     if (found.total === 0 && fuzzy) {
-      for (const group of groups) if (group.corrections.length === 0) await this.#correctAll(group);
+      await Promise.all(groups.filter((g) => g.corrections.length === 0).map((g) => this.#correctAll(g)));
       found = await pass('AND');
     }
     let matchedAllTerms = true;
@@ -237,12 +240,26 @@ export class FtsSearch implements SearchApi {
   ): Promise<Found> {
     const match = textMatch(parts, mode) ?? fallback;
     const subset = wordsMatch(parts, mode);
-    const { rows, total, estimated } = await this.#index.ranked(match, filters, FIELD_BOOSTS, {
-      limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
-      offset: 0,
-      window: RANK_WINDOW,
-      ...(subset === null ? {} : { subset }),
-    });
+    // A prefix asked as its word: the best papers holding its joined forms join the candidates too, as
+    // they did when the prefix's ranking counted them (the re-ranking weighs each form as a completion).
+    // Not under filters: the newest forms passing them may lie anywhere, so finding them reads every form.
+    const filtered = filters.topics !== null || filters.categories !== null;
+    const joined = filtered ? null : completionMatch(parts, mode);
+    // Asked together with the ranking, which it does not depend on.
+    const [{ rows, total, estimated }, forms] = await Promise.all([
+      this.#index.ranked(match, filters, FIELD_BOOSTS, {
+        limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
+        offset: 0,
+        window: RANK_WINDOW,
+        ...(subset === null ? {} : { subset }),
+      }),
+      joined === null
+        ? []
+        : this.#index.best(joined, filters, FIELD_BOOSTS, {
+            limit: COMPLETION_CANDIDATES,
+            window: COMPLETION_WINDOW,
+          }),
+    ]);
     const head = rows.slice(0, RERANK_CANDIDATES);
     const titled = titleMatch(parts, mode);
     if (total > RANK_WINDOW && titled !== null) {
@@ -253,19 +270,8 @@ export class FtsSearch implements SearchApi {
       });
       for (const r of named) if (!seen.has(r.paperId)) head.push(r);
     }
-    // A prefix asked as its word: the best papers holding its joined forms join the candidates too, as
-    // they did when the prefix's ranking counted them (the re-ranking weighs each form as a completion).
-    // Not under filters: the newest forms passing them may lie anywhere, so finding them reads every form.
-    const filtered = filters.topics !== null || filters.categories !== null;
-    const joined = filtered ? null : completionMatch(parts, mode);
-    if (joined !== null) {
-      const seen = new Set(head.map((r) => r.paperId));
-      const forms = await this.#index.best(joined, filters, FIELD_BOOSTS, {
-        limit: COMPLETION_CANDIDATES,
-        window: COMPLETION_WINDOW,
-      });
-      for (const r of forms) if (!seen.has(r.paperId)) head.push(r);
-    }
+    const seenForms = new Set(head.map((r) => r.paperId));
+    for (const r of forms) if (!seenForms.has(r.paperId)) head.push(r);
     const headText = await this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
@@ -278,12 +284,15 @@ export class FtsSearch implements SearchApi {
       ...parts.phrases.flat().map((term) => ({ term, prefix: false, corrections: [] })),
     ];
     const counts = new Map<string, number>();
-    const papers = Math.max(1, await this.#index.indexedPapers());
+    const [indexed, averageTerms] = await Promise.all([
+      this.#index.indexedPapers(),
+      this.#index.averageTerms(),
+    ]);
+    const papers = Math.max(1, indexed);
     const matched = matchedTermsOf(words, candidates);
     for (const c of await this.#termCounts.counts(matched, papers, (t) => this.#index.columnVocabulary(t))) {
       counts.set(`${c.field} ${c.term}`, c.docs);
     }
-    const averageTerms = await this.#index.averageTerms();
     // The index counts its own terms per field; minisearch's lengths relate to them about as they do
     // over these candidates.
     const average = (field: SearchField) => {
