@@ -32,6 +32,17 @@ if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return left
 `;
 
+/** One node's count for an address, as that node knows it: zero removes its field. */
+const SET = `
+if tonumber(ARGV[2]) <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], 86400000)
+end
+return 1
+`;
+
 /** Live connections per client address, counted over every node on this Redis (keys `quire:conns:…`). */
 export class RedisConnectionCounts implements SharedConnectionCounts {
   private readonly prefix: string;
@@ -60,6 +71,10 @@ export class RedisConnectionCounts implements SharedConnectionCounts {
 
   async release(address: string): Promise<void> {
     await this.redis.evalScript(RELEASE, [this.key(address)], [this.nodeId]);
+  }
+
+  async set(address: string, held: number): Promise<void> {
+    await this.redis.evalScript(SET, [this.key(address)], [this.nodeId, held]);
   }
 
   /** Hashed: an address has no business in a key anyone can list. */

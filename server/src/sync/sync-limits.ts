@@ -100,6 +100,7 @@ export class SyncLimits {
 
   close(): void {
     this.messageCounts?.close();
+    this.connectionCap?.close();
   }
 
   /** This node's bucket for a key and, with other nodes, the allowance they all count against. */
