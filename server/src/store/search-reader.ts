@@ -14,6 +14,7 @@ import {
   type TermDocs,
 } from './search-index.ts';
 import type { Match } from './search-match.ts';
+import type { StoreSource } from './stores.ts';
 
 export type {
   AverageTerms,
@@ -178,7 +179,7 @@ export function openSearchReader(dbPath: string, options: { exactTotalUpTo?: num
 }
 
 /** Where a search thread reads the index: the SQLite file, or a PostgreSQL database (issue 13). */
-export type SearchSource = { engine: 'sqlite'; dbPath: string } | { engine: 'postgres'; databaseUrl: string };
+export type SearchSource = StoreSource;
 
 /** A reader of its own over `source` (the search thread's). */
 export async function openSearchReaderAt(source: SearchSource): Promise<SearchReader> {
