@@ -14,6 +14,7 @@ import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchThread } from './search/search-thread.ts';
 import { QuireError, errorMessage } from './errors.ts';
 import { openStore, type Store } from './store/open-store.ts';
+import { sqliteStores } from './store/stores.ts';
 import { withGroupsOnPostgres, type GroupsOnPostgres } from './store/groups-on-postgres.ts';
 import type { NodeCluster } from './cluster/node-cluster.ts';
 import { groupServiceOver } from './sync/group-service.ts';
@@ -167,7 +168,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   });
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
   const app = createApp({
-    store,
+    store: { ...sqliteStores(sqlite), groupUpdates: store.groupUpdates, calendarFeeds: store.calendarFeeds },
     harvestState: () => (election?.scheduler ?? scheduler)?.state ?? null,
     fetchPaper: (id) => fetcher.fetch(id),
     onPapersChanged: refreshTags,

@@ -10,6 +10,7 @@ import { openTopics } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { loadCorpus, startReplayServer, type CorpusPaper, type ReplayServer } from '../src/replay/index.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 // Route tests in-process with app.requestasync (): no socket needed to check what the API answers.
 let t: TempStore;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const client = new PoliteHttpClient({ minIntervalMs: 0, baseBackoffMs: 10 });
   const target = harvestTarget(t.store);
   app = createApp({
-    store: t.store,
+    store: sqliteStores(t.store),
     harvestState: () => null,
     fetchPaper: (id) => fetchPaper(id, { apiUrl: replay.apiUrl, client, target }),
     topics: (await openTopics(t.store)).topics,

@@ -10,6 +10,7 @@ import { openTopics } from '@quire/server/topics/open-topics';
 import { loadCorpus, startReplayServer, type ReplayServer } from '../src/replay/index.ts';
 import { tempStore } from '../src/harness/temp-store.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 // GET /api/papers/:id?fetch=1 is open to anyone who can reach the server: one id asked for many times must
 // cost arXiv one request, and many ids must not queue without end behind the 3-second spacing.
@@ -41,7 +42,7 @@ describe('?fetch=1 against the query API', () => {
       });
       // In-process: every request below reaches the route before arXiv can answer the first.
       const app = createApp({
-        store: t.store,
+        store: sqliteStores(t.store),
         harvestState: () => null,
         fetchPaper: (id) => fetcher.fetch(id),
         topics: (await openTopics(t.store)).topics,

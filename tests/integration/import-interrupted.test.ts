@@ -8,6 +8,7 @@ import { listingsDir } from '../src/paths.ts';
 import { startCli } from '../src/harness/run-cli.ts';
 import { tempStore } from '../src/harness/temp-store.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 interface Row {
   source: string;
@@ -67,7 +68,11 @@ describe('an import killed with SIGKILL', () => {
         ]);
         expect(after.filter((r) => r.status !== 'interrupted').every((r) => r.status === 'ok')).toBe(true);
 
-        const app = createApp({ store, harvestState: () => null, topics: (await openTopics(store)).topics });
+        const app = createApp({
+          store: sqliteStores(store),
+          harvestState: () => null,
+          topics: (await openTopics(store)).topics,
+        });
         const status = (await (await app.request('/api/status')).json()) as StatusDto;
         const shown = status.recentIngests.find((r) => r.status === 'interrupted');
         expect(shown).toMatchObject({ kind: 'import', source: cut?.source, finishedAt: null });

@@ -8,6 +8,7 @@ import { sqliteSearchReader } from '@quire/server/store/search-reader';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 /**
  * Search as a new reader tries it (issue 11, search quality): an arXiv id or address goes to its paper, a
@@ -33,7 +34,7 @@ beforeAll(async () => {
   // Promise.resolve: openTopics is becoming async (issue 11's store move); either form is read here.
   const { topics } = await Promise.resolve(openTopics(t.store));
   const search = new FtsSearch(sqliteSearchReader(t.store.db), topics.taxonomy);
-  app = createApp({ store: t.store, harvestState: () => null, topics, search });
+  app = createApp({ store: sqliteStores(t.store), harvestState: () => null, topics, search });
   thread = new SearchThread(t.dbPath);
   rows = t.store.db.prepare('SELECT id, title, authors, listing_date FROM papers ORDER BY id').all() as Row[];
 }, 300_000);

@@ -11,6 +11,7 @@ import { openTopics } from '@quire/server/topics/open-topics';
 import { retag } from '@quire/server/topics/retag';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 interface Row {
   id: string;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await importPaths(t.store, [listingsDir]);
   const { topics } = await openTopics(t.store);
   search = new FtsSearch(sqliteSearchReader(t.store.db), topics.taxonomy);
-  app = createApp({ store: t.store, harvestState: () => null, topics, search });
+  app = createApp({ store: sqliteStores(t.store), harvestState: () => null, topics, search });
   rows = t.store.db
     .prepare('SELECT id, title, abstract, authors, listing_date FROM papers ORDER BY id')
     .all() as Row[];

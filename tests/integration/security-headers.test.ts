@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@quire/server/api/app';
 import { openTopics } from '@quire/server/topics/open-topics';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 // The page policy as SvelteKit's kit.csp writes it into the built index.html (attribute-escaped, as there).
 const PAGE_POLICY =
@@ -22,7 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(webDir, 'index.html'), INDEX_HTML);
   writeFileSync(join(webDir, 'service-worker.js'), 'self.addEventListener("fetch", () => {});');
   app = createApp({
-    store: t.store,
+    store: sqliteStores(t.store),
     harvestState: () => null,
     topics: (await openTopics(t.store)).topics,
     webDir,

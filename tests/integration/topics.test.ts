@@ -8,6 +8,7 @@ import type { TopicDetail, TopicService, TopicSummary } from '@quire/server/topi
 import { listingsDir } from '../src/paths.ts';
 import { runCli } from '../src/harness/run-cli.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
+import { sqliteStores } from '@quire/server/store/stores';
 
 let t: TempStore;
 let topics: TopicService;
@@ -229,7 +230,7 @@ describe('topic momentum from the store', () => {
 
 describe('topic API and CLI', () => {
   it('GET /api/topics/:slug and /api/topics answer the documented shapes; unknown slug is 404', async () => {
-    const app = createApp({ store: t.store, harvestState: () => null, topics });
+    const app = createApp({ store: sqliteStores(t.store), harvestState: () => null, topics });
     const res = await app.request('/api/topics/rl-for-llm-agents?asOf=2026-05-08&weeks=6');
     expect(res.status).toBe(200);
     const body = (await res.json()) as TopicDetail;
@@ -251,7 +252,7 @@ describe('topic API and CLI', () => {
   });
 
   it("GET /api/topics/:slug/ask answers with sentences quoted from the topic's papers, each cited", async () => {
-    const app = createApp({ store: t.store, harvestState: () => null, topics });
+    const app = createApp({ store: sqliteStores(t.store), harvestState: () => null, topics });
     const res = await app.request('/api/topics/rl-for-llm-agents/ask?q=credit%20assignment%20across%20turns');
     expect(res.status).toBe(200);
     const body = (await res.json()) as {

@@ -15,7 +15,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { QuireError } from '../errors.ts';
 import type { SearchApi } from '../search/search-api.ts';
-import type { Store } from '../store/open-store.ts';
+import type { Stores } from '../store/stores.ts';
 import type { TopicQuery, TopicService } from '../topics/topic-service.ts';
 import { ERROR_STATUS } from './error-status.ts';
 import { calendarRoutes } from './calendar-routes.ts';
@@ -24,8 +24,11 @@ import { invitePreviewRoutes } from './invite-preview-routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveWebApp } from './static-files.ts';
 
+/** What the API reads from the store, on either engine. */
+export type AppStores = Pick<Stores, 'papers' | 'ingests' | 'groupUpdates' | 'calendarFeeds'>;
+
 export interface AppOptions {
-  store: Store;
+  store: AppStores;
   /** Live harvest state, or null when background harvesting is off. */
   harvestState: () => HarvestStateDto | null;
   /** Called after a write outside the harvest (an on-demand fetch); resolves once its tags are stored. */
@@ -116,14 +119,15 @@ export function createApp(options: AppOptions): Hono {
     return c.json({ ready: false, warming, message: `Still warming up: ${warming.join(', ')}.` }, 503);
   });
 
-  app.get('/api/status', (c) => {
+  app.get('/api/status', async (c) => {
+    const [stats, ingests] = await Promise.all([store.papers.stats(), store.ingests.recentIngests(10)]);
     const status: StatusDto = {
-      ...store.papers.stats(),
+      ...stats,
       harvest: options.harvestState() ?? initialHarvestState('disabled'),
       warming: options.warming?.() ?? [],
       tagging: options.tagProgress?.() ?? null,
       taggingError: options.tagError?.() ?? null,
-      recentIngests: store.state.recentIngests(10).map((r) => ({
+      recentIngests: ingests.map((r) => ({
         kind: r.kind,
         source: r.source,
         startedAt: r.startedAt,
@@ -151,13 +155,16 @@ export function createApp(options: AppOptions): Hono {
         `Give 1 to ${MAX_BATCH_PAPERS} arXiv ids as ?ids=2605.00001,2605.00002 (${wanted.length} given).`,
       );
     }
-    const papers: PaperView[] = [];
-    const missing: string[] = [];
-    for (const id of new Set(wanted.map((w) => normaliseArxivId(w)))) {
-      const stored = store.papers.get(id);
-      if (stored) papers.push({ ...stored, tags: await options.topics.paperTags(id) });
-      else missing.push(id);
-    }
+    const ids = [...new Set(wanted.map((w) => normaliseArxivId(w)))];
+    // Asked together: on PostgreSQL each is a round trip, and a page asks for 20 at once.
+    const found = await Promise.all(
+      ids.map(async (id): Promise<PaperView | null> => {
+        const stored = await store.papers.get(id);
+        return stored ? { ...stored, tags: await options.topics.paperTags(id) } : null;
+      }),
+    );
+    const papers = found.filter((p): p is PaperView => p !== null);
+    const missing = ids.filter((_, i) => found[i] === null);
     return c.json({ papers, missing } satisfies PapersBatchDto);
   });
 
@@ -172,7 +179,7 @@ export function createApp(options: AppOptions): Hono {
   // Old-style ids contain a slash (hep-th/9901001), so the id takes the rest of the path.
   app.get('/api/papers/:id{.+}', async (c) => {
     const id = normaliseArxivId(c.req.param('id'));
-    const stored = store.papers.get(id);
+    const stored = await store.papers.get(id);
     if (stored) return c.json({ ...stored, tags: await options.topics.paperTags(id) });
     if (c.req.query('fetch') === '1' && options.fetchPaper) {
       const fetched = await options.fetchPaper(id);

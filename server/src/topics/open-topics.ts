@@ -1,10 +1,13 @@
 import { defaultTaxonomy, type Taxonomy } from '@quire/core';
-import type { Store } from '../store/open-store.ts';
+import type { PaperSide } from '../store/stores.ts';
 import { retag, type RetagOptions, type RetagReport } from './retag.ts';
 import { TopicService } from './topic-service.ts';
 
+/** What topics are read from, on either engine. */
+export type TopicStores = Pick<PaperSide, 'tags' | 'topicCounts'>;
+
 /** The topic service over a store's tags and counts. */
-export function topicServiceOver(store: Store, taxonomy: Taxonomy = defaultTaxonomy()): TopicService {
+export function topicServiceOver(store: TopicStores, taxonomy: Taxonomy = defaultTaxonomy()): TopicService {
   return new TopicService(store.tags, store.topicCounts, taxonomy);
 }
 
@@ -13,7 +16,7 @@ export function topicServiceOver(store: Store, taxonomy: Taxonomy = defaultTaxon
  * when nothing changed), so every reader sees tags that match the taxonomy and the papers.
  */
 export async function openTopics(
-  store: Store,
+  store: TopicStores,
   taxonomy: Taxonomy = defaultTaxonomy(),
   options: RetagOptions = {},
 ): Promise<{ topics: TopicService; retagged: RetagReport }> {

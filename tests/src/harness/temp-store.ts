@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withGroupsOnPostgres } from '@quire/server/store/groups-on-postgres';
 import { openStore, type Store } from '@quire/server/store/open-store';
+import { openPgGroupStores } from '@quire/server/store/pg/open-pg-stores';
+import { sqliteStores, type Stores } from '@quire/server/store/stores';
 import type { GroupEngine } from './engines.ts';
 
 export interface TempStore {
@@ -37,23 +38,30 @@ export function squash(text: string | null): string | null {
   return text === null ? null : text.replace(/\s+/g, ' ').trim();
 }
 
-export interface TempGroupStore extends Omit<TempStore, 'dispose'> {
+export interface TempGroupStore extends Omit<TempStore, 'store' | 'dispose'> {
+  /** The file's stores behind the engine-neutral interfaces, the group side on the engine asked for. */
+  store: Stores;
   dispose(): Promise<void>;
 }
 
 /**
- * tempStore() with its group side (groups, invites, calendar feeds, the update log) on `engine`: on
- * PostgreSQL as `quire serve --database-url` runs it, in that engine's database for this file.
+ * tempStore() behind the engine-neutral interfaces, its group side (groups, invites, calendar feeds, the
+ * update log) on `engine`: on PostgreSQL in that engine's database for this file.
  */
 export async function tempStoreOn(engine: GroupEngine, prefix = 'quire-test-'): Promise<TempGroupStore> {
   const sqlite = tempStore(prefix);
-  if (!engine.databaseUrl) return { ...sqlite, dispose: () => Promise.resolve(sqlite.dispose()) };
-  const onPg = await withGroupsOnPostgres(sqlite.store, engine.databaseUrl);
+  const { dir, dbPath } = sqlite;
+  const stores = sqliteStores(sqlite.store);
+  if (!engine.databaseUrl)
+    return { dir, dbPath, store: stores, dispose: () => Promise.resolve(sqlite.dispose()) };
+  const pg = await openPgGroupStores(engine.databaseUrl);
+  const { groups, invites, groupUpdates, calendarFeeds } = pg;
   return {
-    ...sqlite,
-    store: onPg.store,
+    dir,
+    dbPath,
+    store: { ...stores, groups, invites, groupUpdates, calendarFeeds },
     async dispose() {
-      await onPg.close();
+      await pg.close();
       sqlite.dispose();
     },
   };
