@@ -3,10 +3,11 @@ import type { GroupStore } from './group-store.ts';
 import type { IngestKind, IngestRecord } from './harvest-state.ts';
 import { sqliteHarvestWrites, type HarvestWrites } from './harvest-writes.ts';
 import type { InviteStore } from './invite-store.ts';
+import { openDatabase } from './open-database.ts';
 import { openStore, type Store, type StoreOptions } from './open-store.ts';
 import { sqlitePapers, type PaperRepository } from './paper-repository.ts';
 import { settled } from './settled.ts';
-import type { TagStore } from './tag-store.ts';
+import { SqliteTagStore, type TagStore } from './tag-store.ts';
 import type { TopicCountsStore } from './topic-counts-store.ts';
 import type { UpdateLog } from './update-log-store.ts';
 
@@ -73,4 +74,24 @@ export function sqliteStores(store: Store): Stores {
 /** Opens (and migrates) the SQLite file at `dbPath` as Stores; see openStore. */
 export function openSqliteStores(dbPath: string, options: StoreOptions = {}): Stores {
   return sqliteStores(openStore(dbPath, options));
+}
+
+/** A tag store over a connection of its own, and how to close that connection. */
+export interface OwnTagStore {
+  tags: TagStore;
+  close(): Promise<void>;
+}
+
+/**
+ * The tag thread's tag store: a read-write connection of its own to the SQLite file (its writes wait on
+ * the file's lock like any writer's), or a pool of its own to PostgreSQL.
+ */
+export async function openTagStoreAt(source: StoreSource): Promise<OwnTagStore> {
+  if (source.engine === 'sqlite') {
+    const db = openDatabase(source.dbPath);
+    return { tags: new SqliteTagStore(db), close: () => settled(() => void db.close()) };
+  }
+  // Loaded only where PostgreSQL is tagged.
+  const { openPgTagStore } = await import('./pg/open-pg-stores.ts');
+  return openPgTagStore(source.databaseUrl);
 }

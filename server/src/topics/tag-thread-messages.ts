@@ -1,8 +1,9 @@
+import type { StoreSource } from '../store/stores.ts';
 import type { RetagReport } from './retag.ts';
 
-/** What the server's tag thread is started with: the store's file and a flag the server sets to stop it. */
+/** What the server's tag thread is started with: where the store is and a flag the server sets to stop it. */
 export interface TagWorkerData {
-  dbPath: string;
+  source: StoreSource;
   /** One Int32: set to 1 by the server to stop a run between batches (a run never reads its messages). */
   stop: SharedArrayBuffer;
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { QuireError, errorMessage } from '../errors.ts';
 import { startWorker } from '../threads/start-worker.ts';
+import type { StoreSource } from '../store/stores.ts';
 import type { RetagReport } from './retag.ts';
 import type { TagReply, TagWorkerData } from './tag-thread-messages.ts';
 
@@ -30,7 +31,8 @@ interface Run {
 }
 
 /**
- * Tagging in a worker thread over its own read-write connection to the store's file. It starts by
+ * Tagging in a worker thread over its own read-write connection to the store (the SQLite file, or
+ * PostgreSQL). It starts by
  * bringing every tag up to date (a full re-tag after a taxonomy or engine change takes seconds to
  * minutes), and the server listens meanwhile: `warming` is true until that first run ends, and pages
  * read the tags as they are committed, batch by batch. Runs never overlap: one asked for during a run
@@ -55,11 +57,13 @@ export class TagThread {
   #alive: 'running' | 'failed' | 'closed' = 'running';
   #warmed = false;
 
-  constructor(dbPath: string, options: TagThreadOptions = {}) {
+  /** `source`: the SQLite file's path, or where the store is. */
+  constructor(source: string | StoreSource, options: TagThreadOptions = {}) {
     this.#log = options.log ?? (() => {});
     this.#onTagged = options.onTagged ?? (() => {});
     this.#retryAfterMs = options.retryAfterMs ?? 30_000;
-    this.#worker = startWorker(WORKER_ENTRY, { dbPath, stop: this.#stop } satisfies TagWorkerData);
+    const at: StoreSource = typeof source === 'string' ? { engine: 'sqlite', dbPath: source } : source;
+    this.#worker = startWorker(WORKER_ENTRY, { source: at, stop: this.#stop } satisfies TagWorkerData);
     // once() rejects if 'error' comes first; close() only needs to know the thread is gone, and an
     // unawaited rejection here would take the whole server down with the thread.
     this.#exited = once(this.#worker, 'exit').catch(() => {});

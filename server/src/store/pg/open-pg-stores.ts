@@ -2,7 +2,7 @@ import { redactedUrl } from '../../errors.ts';
 import type { CalendarFeedStore } from '../calendar-feeds.ts';
 import type { GroupStore } from '../group-store.ts';
 import type { InviteStore } from '../invite-store.ts';
-import type { Stores } from '../stores.ts';
+import type { OwnTagStore, Stores } from '../stores.ts';
 import type { UpdateLog } from '../update-log-store.ts';
 import { PgCalendarFeedStore } from './pg-calendar-feeds.ts';
 import { PgGroupStore } from './pg-group-store.ts';
@@ -10,6 +10,7 @@ import { PgHarvestState } from './pg-harvest-state.ts';
 import { pgHarvestWrites } from './pg-harvest-writes.ts';
 import { PgInviteStore } from './pg-invite-store.ts';
 import { openMigratedPool } from './pg-migrations.ts';
+import { openPgPool } from './pg-pool.ts';
 import { PgPaperStore } from './pg-paper-store.ts';
 import { PgTagStore } from './pg-tag-store.ts';
 import { PgTopicCountsStore } from './pg-topic-counts-store.ts';
@@ -82,4 +83,10 @@ export async function openPgStores(url: string, options: { now?: () => Date } = 
     await pool.end().catch(() => {});
     throw err;
   }
+}
+
+/** The tag thread's tag store: a pool of its own (the server has migrated the schema before starting it). */
+export async function openPgTagStore(url: string): Promise<OwnTagStore> {
+  const pool = await openPgPool(url);
+  return { tags: new PgTagStore(pool), close: () => pool.end() };
 }
