@@ -7,8 +7,8 @@ import { QuireError } from './errors.ts';
 export interface QuireConfig {
   dbPath: string;
   /**
-   * PostgreSQL for the group side (groups, invites, calendar feeds, update log), shared by every node;
-   * null keeps it in the SQLite file. Papers stay in SQLite either way for now (issue 13, interim).
+   * PostgreSQL for everything the server keeps (papers, tags, topic counts, search, the ingest log, groups,
+   * invites, calendar feeds, update logs), shared by every node; null keeps it all in the SQLite file.
    */
   databaseUrl: string | null;
   /** Redis for fan-out of group updates and presence between nodes; null runs one node. */

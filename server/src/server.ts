@@ -9,13 +9,10 @@ import type { QuireConfig } from './config.ts';
 import { PaperFetcher } from './harvest/fetch-paper.ts';
 import { HarvestScheduler } from './harvest/harvest-scheduler.ts';
 import { HarvestElection } from './cluster/harvest-election.ts';
-import { harvestTarget } from './harvest/harvest-target.ts';
 import { PoliteHttpClient } from './harvest/http-client.ts';
 import { SearchThread } from './search/search-thread.ts';
-import { QuireError, errorMessage } from './errors.ts';
-import { openStore, type Store } from './store/open-store.ts';
-import { sqliteStores } from './store/stores.ts';
-import { withGroupsOnPostgres, type GroupsOnPostgres } from './store/groups-on-postgres.ts';
+import { QuireError, errorMessage, redactedUrl } from './errors.ts';
+import { openStoresAt, type Stores } from './store/stores.ts';
 import type { NodeCluster } from './cluster/node-cluster.ts';
 import { groupServiceOver } from './sync/group-service.ts';
 import { SyncServer } from './sync/sync-server.ts';
@@ -27,13 +24,13 @@ import { topicServiceOver } from './topics/open-topics.ts';
 export interface RunningServer {
   url: string;
   port: number;
-  store: Store;
+  /** Everything this server keeps: papers, tags, counts, search's source and groups, on one engine. */
+  store: Stores;
   /** The running harvest: null when harvesting is off, or while another node holds the harvest lock. */
   readonly scheduler: HarvestScheduler | null;
   /** Group sync on the same port: ws://host:port/yjs/<groupId>, the token offered as a subprotocol. */
   sync: SyncServer;
-  /** Where the group side lives, and the cluster this node is part of (null: one node). */
-  groupsOn: string;
+  /** The cluster this node is part of (null: one node). */
   cluster: NodeCluster | null;
   /** Settles once start-up work (tagging what is stale) is done; /api/ready says the same. */
   ready: Promise<void>;
@@ -49,53 +46,50 @@ export interface ServerDeps {
   client?: PoliteHttpClient;
   /** How often a node on PostgreSQL that does not harvest tries for the harvest lock (30 s). */
   harvestElectionMs?: number;
-  /**
-   * Elect one harvester among the nodes on one PostgreSQL. Off by default while each node keeps its papers
-   * in its own SQLite file: a node that did not harvest would never list a new paper. It becomes the default
-   * when papers move to PostgreSQL (issue 13); tests turn it on to keep the election itself proven.
-   */
-  electHarvester?: boolean;
 }
 
-/** Opens the store, starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest. */
+/**
+ * Opens the store (the SQLite file, or everything on PostgreSQL with `config.databaseUrl`: then no SQLite
+ * file is opened), starts the HTTP server (port 0 picks a free one) and, if enabled, the background harvest.
+ */
 export async function startServer(config: QuireConfig, deps: ServerDeps = {}): Promise<RunningServer> {
   const log = deps.log ?? (() => {});
-  if (config.dbPath === ':memory:') {
-    throw new QuireError(
-      'bad-input',
-      'The server needs a database file, not :memory: (its search thread opens the file a second time).',
-    );
-  }
   if (config.redisUrl && !config.databaseUrl) {
     throw new QuireError(
       'bad-input',
-      'QUIRE_REDIS_URL joins this node to others, which share their groups through one PostgreSQL: set QUIRE_DATABASE_URL (or --database-url) too, or unset QUIRE_REDIS_URL to run one node.',
+      'QUIRE_REDIS_URL joins this node to others, which share their papers and groups through one PostgreSQL: set QUIRE_DATABASE_URL (or --database-url) too, or unset QUIRE_REDIS_URL to run one node.',
     );
   }
-  const sqlite = openStore(config.dbPath);
-  let onPg: GroupsOnPostgres | null = null;
+  if (!config.databaseUrl && config.dbPath === ':memory:') {
+    throw new QuireError(
+      'bad-input',
+      'The server needs a database file, not :memory: (its search and tag threads open the file again).',
+    );
+  }
+  const { store, sharedUpdates } = await openStoresAt(
+    config.databaseUrl
+      ? { engine: 'postgres', databaseUrl: config.databaseUrl }
+      : { engine: 'sqlite', dbPath: config.dbPath },
+  );
   let cluster: NodeCluster | null = null;
   try {
-    if (config.databaseUrl) onPg = await withGroupsOnPostgres(sqlite, config.databaseUrl);
-    if (config.redisUrl && onPg) {
+    if (config.redisUrl && config.databaseUrl && sharedUpdates) {
       // Loaded only for a node that joins others: merely importing ioredis makes V8 run the tagging
       // engine's loops 2.5 times slower in the importing thread (measured: 12.7k → 4.7k papers/s).
       const { NodeCluster } = await import('./cluster/node-cluster.ts');
-      cluster = await NodeCluster.open(config.redisUrl, onPg.sharedUpdates, {
+      cluster = await NodeCluster.open(config.redisUrl, sharedUpdates, {
         heartbeatSeconds: config.clusterHeartbeatSeconds,
-        limitsNamespace: onPg.where,
+        limitsNamespace: redactedUrl(config.databaseUrl),
         log,
       });
     }
   } catch (err) {
-    await onPg?.close().catch(() => {});
-    sqlite.close();
+    await store.close().catch(() => {});
     throw err;
   }
-  const store = onPg?.store ?? sqlite;
   // One polite client for every arXiv request this process makes (harvest and on-demand fetches).
   const client = deps.client ?? new PoliteHttpClient({ minIntervalMs: config.harvestDelaySeconds * 1000 });
-  const target = harvestTarget(store);
+  const target = store.harvest;
   const fetcher = new PaperFetcher({
     apiUrl: config.apiUrl,
     client,
@@ -106,10 +100,10 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   // Tagging runs in a worker thread: after a taxonomy or engine change the whole store is tagged again
   // there, the server answering meanwhile from the tags committed so far (a paper keeps its old tags
   // until its new ones are written).
-  const tags = new TagThread(config.dbPath, { log, onTagged: () => topics.invalidate() });
-  // Search in a worker thread too, over the on-disk index the papers are written with: nothing to build
-  // or refresh, and its topic: filters read the tags as they are committed.
-  const search = new SearchThread(config.dbPath, { log });
+  const tags = new TagThread(store.source, { log, onTagged: () => topics.invalidate() });
+  // Search in a worker thread too, over the index the papers are written with: nothing to build or
+  // refresh, and its topic: filters read the tags as they are committed.
+  const search = new SearchThread(store.source, { log });
   /** After papers were written (a harvest, a fetch): tags them. */
   const refreshTags = async (): Promise<void> => {
     const run = tags.retag().then(
@@ -133,9 +127,10 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       log,
       afterRun: () => void refreshTags(),
     });
-  // Nodes sharing one PostgreSQL harvest once between them: the holder of its harvest lock does (issue 13).
+  // Nodes sharing one PostgreSQL harvest once between them into the papers they share: the holder of its
+  // harvest lock does (issue 13).
   const election =
-    config.harvest && config.databaseUrl && deps.electHarvester === true
+    config.harvest && config.databaseUrl
       ? new HarvestElection({
           databaseUrl: config.databaseUrl,
           newScheduler,
@@ -168,7 +163,7 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
   });
   const webDir = existsSync(resolve(config.webDir)) ? resolve(config.webDir) : DEFAULT_WEB_DIR;
   const app = createApp({
-    store: { ...sqliteStores(sqlite), groupUpdates: store.groupUpdates, calendarFeeds: store.calendarFeeds },
+    store,
     harvestState: () => (election?.scheduler ?? scheduler)?.state ?? null,
     fetchPaper: (id) => fetcher.fetch(id),
     onPapersChanged: refreshTags,
@@ -218,7 +213,6 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
       return election ? election.scheduler : scheduler;
     },
     sync,
-    groupsOn: onPg ? `PostgreSQL at ${onPg.where}` : `SQLite at ${config.dbPath}`,
     cluster,
     ready: tags.ready.then(
       () => {},
@@ -238,9 +232,8 @@ export async function startServer(config: QuireConfig, deps: ServerDeps = {}): P
     // Before the HTTP server: its close waits for every socket, upgraded ones included.
     await sync.close();
     await cluster?.close();
-    await onPg?.close();
     await search.close();
     await new Promise<void>((done) => server.close(() => done()));
-    store.close();
+    await store.close();
   }
 }

@@ -5,7 +5,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { DEFAULT_CONFIG } from '@quire/server/config';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { startServer, type RunningServer } from '@quire/server/server';
-import { openStore } from '@quire/server/store/open-store';
+import { openStore, type Store } from '@quire/server/store/open-store';
 import { listingsDir } from '../src/paths.ts';
 
 /** Debian's chromium, headless, with the flags this machine's closed network needs. */
@@ -27,6 +27,8 @@ export interface CorpusServer {
   server: RunningServer;
   /** Time from opening the filled, untagged store to listening. */
   listenMs: number;
+  /** A connection of the bench's own to the server's SQLite file, to sample queries and ids from. */
+  file: Store;
   close(): Promise<void>;
 }
 
@@ -39,11 +41,15 @@ export async function startCorpusServer(): Promise<CorpusServer> {
   store.close();
   const t0 = performance.now();
   const server = await startServer({ ...DEFAULT_CONFIG, dbPath, port: 0, harvest: false });
+  const listenMs = performance.now() - t0;
+  const file = openStore(dbPath);
   // Not waiting for `server.ready`: a bench may measure the server while it tags the corpus at start.
   return {
     server,
-    listenMs: performance.now() - t0,
+    listenMs,
+    file,
     async close() {
+      file.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },

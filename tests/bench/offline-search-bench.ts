@@ -4,6 +4,7 @@ import type { Browser, Page } from '@playwright/test';
 import { sampleQueries } from '@quire/server/search/search-timing';
 import { SearchSamples } from '@quire/server/store/search-samples';
 import type { RunningServer } from '@quire/server/server';
+import type { Store } from '@quire/server/store/open-store';
 import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -97,12 +98,12 @@ const round = (ms: number): number => Number(ms.toFixed(1));
  * app's own code, then a fresh page that loads the saved index from IndexedDB and searches it keystroke by
  * keystroke, results page (IndexedDB reads and highlights) included.
  */
-export async function benchOfflineSearch(browser: Browser, server: RunningServer) {
-  const ids = server.store.db
+export async function benchOfflineSearch(browser: Browser, server: RunningServer, file: Store) {
+  const ids = file.db
     .prepare<[number], string>('SELECT id FROM papers ORDER BY listing_date DESC, id DESC LIMIT ?')
     .pluck()
     .all(OFFLINE_PAPERS);
-  const queries = sampleQueries(new SearchSamples(server.store.db), QUERIES, 7);
+  const queries = sampleQueries(new SearchSamples(file.db), QUERIES, 7);
   const js = await bundleOfflineModules();
   const context = await browser.newContext();
   try {

@@ -81,10 +81,10 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
   requireSharedData();
   ensureWebBuild();
   const corpusServer = await startCorpusServer();
-  const { server } = corpusServer;
+  const { server, file } = corpusServer;
   const browser = await launchChromium();
   try {
-    const papers = server.store.db.prepare<[], number>('SELECT COUNT(*) FROM papers').pluck().get() ?? 0;
+    const papers = await server.store.papers.count();
     console.log(`whole corpus loaded: ${papers} papers; topic page ${TOPIC_PATH}`);
 
     // 1. JavaScript shipped for the topic page (this first load also warms the server).
@@ -112,7 +112,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     const t0 = performance.now();
     await (await fetch(`${server.url}/api/search?q=reinforcement`)).json();
     console.log(`first search (cold caches) took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    const queries = sampleQueries(new SearchSamples(server.store.db), SEARCH_QUERIES);
+    const queries = sampleQueries(new SearchSamples(file.db), SEARCH_QUERIES);
     const times: number[] = [];
     for (const q of queries) {
       const t = performance.now();
@@ -127,11 +127,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     );
 
     // 3b. Related papers (the paper view's last section), over every 200th stored paper.
-    const relatedIds = (
-      server.store.db.prepare('SELECT id FROM papers ORDER BY id').all() as { id: string }[]
-    )
-      .filter((_, i) => i % 200 === 0)
-      .map((r) => r.id);
+    const relatedIds = (await server.store.papers.ids()).filter((_, i) => i % 200 === 0);
     const relatedTimes: number[] = [];
     for (const id of relatedIds) {
       const t = performance.now();
@@ -146,7 +142,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     );
 
     // 4. Offline search in the browser, over papers kept in IndexedDB.
-    const offline = await benchOfflineSearch(browser, server);
+    const offline = await benchOfflineSearch(browser, server, file);
 
     // 5. A group page's JavaScript (without the lazy note editor) and the note editor's load time.
     const group = await benchGroupPages(browser, server.url);

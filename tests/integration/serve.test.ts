@@ -92,7 +92,7 @@ describe('the server on a real port with background harvesting', () => {
     expect(done.harvest.lastRun?.rssListed).toBe(listed.length);
     expect(done.lastListing).toBe(day);
     // Replacements in the feed are papers from earlier days: stored, but with no listing date of today.
-    const today = server.store.papers.byListingDate(day, day);
+    const today = await server.store.papers.byListingDate(day, day);
     expect(new Set(today.map((p) => p.id))).toEqual(new Set(listed.map((p) => p.id)));
   });
 });

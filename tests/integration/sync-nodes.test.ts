@@ -22,8 +22,8 @@ import {
 } from '../src/harness/cluster-services.ts';
 
 /*
- * Three Quire nodes sharing one PostgreSQL (the group side) and one Redis (fan-out), each with its own
- * SQLite file for papers, as issue 13's interim set-up runs them. Real services from `npm test`
+ * Three Quire nodes sharing one PostgreSQL (papers and groups) and one Redis (fan-out), as issue 13 runs
+ * them. Real services from `npm test`
  * (scripts/test-services.sh exports QUIRE_TEST_DATABASE_URL and QUIRE_TEST_REDIS_URL); the Redis-restart
  * test starts a redis-server of its own, so restarting it disturbs no other test file.
  */

@@ -38,6 +38,7 @@ export async function runServe(ctx: CliContext): Promise<number> {
     );
   }
   if (importPaths.length > 0) {
+    // Into the SQLite file: with --database-url that file is not what this server serves (see below).
     const code = await runImport({ ...ctx, args: importPaths });
     if (code !== 0)
       writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
@@ -46,7 +47,7 @@ export async function runServe(ctx: CliContext): Promise<number> {
   const server = await startServer(config, { log: (line) => writeLine(ctx.stderr, line) });
   writeLine(
     ctx.stdout,
-    `Quire is serving ${server.store.papers.count()} papers at ${server.url} (database ${config.dbPath}).`,
+    `Quire is serving ${await server.store.papers.count()} papers at ${server.url} (database ${config.databaseUrl ? server.store.where.replace(/^PostgreSQL at /, '') : config.dbPath}).`,
   );
   writeLine(
     ctx.stdout,
@@ -55,8 +56,14 @@ export async function runServe(ctx: CliContext): Promise<number> {
   if (config.databaseUrl) {
     writeLine(
       ctx.stdout,
-      `Groups, invites, calendar feeds and group updates are on ${server.groupsOn}; papers, tags and search stay in ${config.dbPath} on this node for now (interim: their PostgreSQL engine is not built yet, issue 13).`,
+      `Papers, tags, topic counts, search, the ingest log, groups, invites, calendar feeds and group updates are all on ${server.store.where}; no SQLite file is used (${config.dbPath} is not read).`,
     );
+    if (importPaths.length > 0) {
+      writeLine(
+        ctx.stdout,
+        `The files given to --import went into ${config.dbPath}, which this server does not serve: import them into PostgreSQL with \`quire import --database-url <url>\`.`,
+      );
+    }
   }
   if (server.cluster) {
     writeLine(

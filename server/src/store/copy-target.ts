@@ -1,6 +1,6 @@
 /*
  * Where `quire migrate` copies the group side to: PostgreSQL, the only engine besides SQLite. The CLI
- * reaches it through store/ (as the server does through groups-on-postgres.ts), never store/pg directly.
+ * reaches it through store/ (as the server does through stores.ts), never store/pg directly.
  */
 export {
   PgCopyTarget as CopyTarget,

@@ -10,6 +10,7 @@ import { settled } from './settled.ts';
 import { SqliteTagStore, type TagStore } from './tag-store.ts';
 import type { TopicCountsStore } from './topic-counts-store.ts';
 import type { UpdateLog } from './update-log-store.ts';
+import type { SharedUpdateLog } from './pg/pg-update-log.ts';
 
 /**
  * Where a worker thread (search, tagging) opens a connection of its own to the papers: the SQLite file,
@@ -74,6 +75,24 @@ export function sqliteStores(store: Store): Stores {
 /** Opens (and migrates) the SQLite file at `dbPath` as Stores; see openStore. */
 export function openSqliteStores(dbPath: string, options: StoreOptions = {}): Stores {
   return sqliteStores(openStore(dbPath, options));
+}
+
+/** A server's stores, and on PostgreSQL the update log as nodes sharing it use it (null on SQLite). */
+export interface ServerStores {
+  store: Stores;
+  sharedUpdates: SharedUpdateLog | null;
+}
+
+/**
+ * Everything a server keeps, at `source`: the SQLite file, or PostgreSQL (migrated; no SQLite file is
+ * opened then).
+ */
+export async function openStoresAt(source: StoreSource): Promise<ServerStores> {
+  if (source.engine === 'sqlite') return { store: openSqliteStores(source.dbPath), sharedUpdates: null };
+  // Loaded only where the server runs on PostgreSQL.
+  const { openPgStores } = await import('./pg/open-pg-stores.ts');
+  const store = await openPgStores(source.databaseUrl);
+  return { store, sharedUpdates: store.sharedUpdates };
 }
 
 /** A tag store over a connection of its own, and how to close that connection. */
