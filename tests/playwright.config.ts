@@ -32,6 +32,10 @@ const databaseUrlFile = (p: number) => resolve(repoRoot, '.tmp/e2e', `quire-${p}
 const onPostgres = Boolean(process.env.QUIRE_TEST_DATABASE_URL);
 const serveCommand = (p: number, db: string) =>
   `rm -f "${db}"* && pnpm --silent quire serve --port ${p} --db "${db}" --no-harvest --import "${listingsDir}"`;
+// A server on PostgreSQL reads no SQLite file: the corpus is imported into one, then copied over by
+// `quire migrate` (papers, tags, counts), before it serves.
+const pgServeCommand = (p: number, db: string) =>
+  `rm -f "${db}"* && pnpm --silent quire --db "${db}" import "${listingsDir}" >/dev/null && pnpm --silent quire migrate --from "sqlite:${db}" --to "$QUIRE_DATABASE_URL" >/dev/null && pnpm --silent quire serve --port ${p} --db "${db}" --no-harvest`;
 
 export default defineConfig<{ groupEngine: GroupEngine }>({
   testDir: './e2e',
@@ -86,8 +90,8 @@ export default defineConfig<{ groupEngine: GroupEngine }>({
     ...(onPostgres
       ? [
           {
-            // The same, its groups in a database of its own on the test PostgreSQL.
-            command: `mkdir -p "${dirname(pgDbPath)}" && url="$(pnpm --silent exec tsx tests/e2e/support/postgres-database.ts e2e-shared "${databaseUrlFile(pgPort)}")" || exit 1; export QUIRE_DATABASE_URL="$url"; ${serveCommand(pgPort, pgDbPath)}`,
+            // The same, everything in a database of its own on the test PostgreSQL.
+            command: `mkdir -p "${dirname(pgDbPath)}" && url="$(pnpm --silent exec tsx tests/e2e/support/postgres-database.ts e2e-shared "${databaseUrlFile(pgPort)}")" || exit 1; export QUIRE_DATABASE_URL="$url"; ${pgServeCommand(pgPort, pgDbPath)}`,
             cwd: repoRoot,
             url: `http://127.0.0.1:${pgPort}/api/ready`,
             timeout: 180_000,
