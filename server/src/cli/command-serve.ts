@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { QuireError } from '../errors.ts';
+import { QuireError, redactedUrl } from '../errors.ts';
 import { startServer } from '../server.ts';
 import { checkedUrl, parseDatabaseUrl, parseRedisUrl } from '../config.ts';
 import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
@@ -47,7 +47,7 @@ export async function runServe(ctx: CliContext): Promise<number> {
   const server = await startServer(config, { log: (line) => writeLine(ctx.stderr, line) });
   writeLine(
     ctx.stdout,
-    `Quire is serving ${await server.store.papers.count()} papers at ${server.url} (database ${config.databaseUrl ? server.store.where.replace(/^PostgreSQL at /, '') : config.dbPath}).`,
+    `Quire is serving ${await server.store.papers.count()} papers at ${server.url} (database ${config.databaseUrl ? redactedUrl(config.databaseUrl) : config.dbPath}).`,
   );
   writeLine(
     ctx.stdout,
