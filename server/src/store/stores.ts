@@ -98,6 +98,12 @@ export async function openStoresAt(source: StoreSource): Promise<ServerStores> {
 /** A tag store over a connection of its own, and how to close that connection. */
 export interface OwnTagStore {
   tags: TagStore;
+  /**
+   * Runs `run` (a re-tag) when no other node tags the same store: on PostgreSQL, nodes sharing a database
+   * take turns, so one that starts while another tags finds the papers tagged instead of tagging them
+   * again; waiting ends (rejects) when `shouldStop` says so. SQLite has one node: it runs at once.
+   */
+  alone<T>(run: () => Promise<T>, shouldStop: () => boolean): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -108,7 +114,11 @@ export interface OwnTagStore {
 export async function openTagStoreAt(source: StoreSource): Promise<OwnTagStore> {
   if (source.engine === 'sqlite') {
     const db = openDatabase(source.dbPath);
-    return { tags: new SqliteTagStore(db), close: () => settled(() => void db.close()) };
+    return {
+      tags: new SqliteTagStore(db),
+      alone: (run) => run(),
+      close: () => settled(() => void db.close()),
+    };
   }
   // Loaded only where PostgreSQL is tagged.
   const { openPgTagStore } = await import('./pg/open-pg-stores.ts');

@@ -34,11 +34,18 @@ port.on('message', (request: TagRequest) => {
       .finally(() => port.close());
     return;
   }
-  running = retag(tags, taxonomy, {
-    onProgress: (done, total) => post({ kind: 'progress', seq: request.seq, done, total }),
-    shouldStop: () => Atomics.load(stopFlag, 0) === 1,
-  }).then(
-    (report) => post({ kind: 'done', seq: request.seq, report }),
-    (err: unknown) => post({ kind: 'error', seq: request.seq, message: errorMessage(err) }),
-  );
+  const shouldStop = () => Atomics.load(stopFlag, 0) === 1;
+  running = store
+    .alone(
+      () =>
+        retag(tags, taxonomy, {
+          onProgress: (done, total) => post({ kind: 'progress', seq: request.seq, done, total }),
+          shouldStop,
+        }),
+      shouldStop,
+    )
+    .then(
+      (report) => post({ kind: 'done', seq: request.seq, report }),
+      (err: unknown) => post({ kind: 'error', seq: request.seq, message: errorMessage(err) }),
+    );
 });

@@ -1,4 +1,4 @@
-import { redactedUrl } from '../../errors.ts';
+import { QuireError, redactedUrl } from '../../errors.ts';
 import type { CalendarFeedStore } from '../calendar-feeds.ts';
 import type { GroupStore } from '../group-store.ts';
 import type { InviteStore } from '../invite-store.ts';
@@ -85,8 +85,36 @@ export async function openPgStores(url: string, options: { now?: () => Date } = 
   }
 }
 
+// Nodes sharing a database tag it one at a time. A session lock on a connection closed after the run, so
+// a node that dies while tagging gives it up with its connection.
+const TRY_TAGGING_LOCK = `SELECT pg_try_advisory_lock(hashtextextended('quire:tagging', 0)) AS locked`;
+/** How often a tag run waiting for another node's tries the lock again (and looks at its stop flag). */
+const TAGGING_LOCK_RETRY_MS = 500;
+
 /** The tag thread's tag store: a pool of its own (the server has migrated the schema before starting it). */
 export async function openPgTagStore(url: string): Promise<OwnTagStore> {
   const pool = await openPgPool(url);
-  return { tags: new PgTagStore(pool), close: () => pool.end() };
+  return {
+    tags: new PgTagStore(pool),
+    async alone(run, shouldStop) {
+      const client = await pool.connect();
+      try {
+        // Tried rather than waited for, so a server shutting down is not held until the other node is done.
+        while (!(await client.query<{ locked: boolean }>(TRY_TAGGING_LOCK)).rows[0]?.locked) {
+          if (shouldStop()) {
+            throw new QuireError(
+              'unavailable',
+              'Tagging stopped while another node was tagging this database.',
+            );
+          }
+          await new Promise((resolve) => setTimeout(resolve, TAGGING_LOCK_RETRY_MS));
+        }
+        return await run();
+      } finally {
+        // Closed, not returned to the pool: the lock ends with its session.
+        client.release(true);
+      }
+    },
+    close: () => pool.end(),
+  };
 }
