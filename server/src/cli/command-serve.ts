@@ -38,7 +38,9 @@ export async function runServe(ctx: CliContext): Promise<number> {
     );
   }
   if (importPaths.length > 0) {
-    const code = await runImport({ ...ctx, args: importPaths });
+    // Interim (issue 13): the server reads papers from its SQLite file until startServer serves them from
+    // PostgreSQL, so the papers go there whatever QUIRE_DATABASE_URL says; then pass config.databaseUrl.
+    const code = await runImport({ ...ctx, args: importPaths, databaseUrl: null });
     if (code !== 0)
       writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
   }

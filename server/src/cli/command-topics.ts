@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { normaliseArxivId } from '@quire/core';
+import { defaultTaxonomy, normaliseArxivId } from '@quire/core';
 import { QuireError } from '../errors.ts';
 import { openStore, type Store } from '../store/open-store.ts';
+import type { TagStore } from '../store/tag-store.ts';
 import { openTopics } from '../topics/open-topics.ts';
-import type { RetagReport } from '../topics/retag.ts';
+import { retag, type RetagReport } from '../topics/retag.ts';
 import type { TopicService, TopicSummary } from '../topics/topic-service.ts';
 import { writeLine, type CliContext } from './cli-context.ts';
 
@@ -154,10 +155,12 @@ export function runTags(ctx: CliContext): Promise<number> {
   });
 }
 
-/** After an import or harvest: tag what arrived, so topics are current when the command ends. */
-export async function tagAfterIngest(ctx: Pick<CliContext, 'stderr'>, store: Store): Promise<void> {
-  const { retagged } = await openTopics(store, undefined, { onProgress: progressTo(ctx) });
-  reportRetag(ctx, retagged);
+/**
+ * After an import or harvest: tag what arrived, so topics are current when the command ends. `tags` are
+ * either engine's (a SQLite store's, or PostgreSQL's).
+ */
+export async function tagAfterIngest(ctx: Pick<CliContext, 'stderr'>, tags: TagStore): Promise<void> {
+  reportRetag(ctx, await retag(tags, defaultTaxonomy(), { onProgress: progressTo(ctx) }));
 }
 
 /** `quire tag [--full]`: bring tags up to date now (they are also updated after every import and harvest). */
