@@ -95,7 +95,8 @@ const FINGERPRINT_QUERIES = [
   'SELECT * FROM paper_categories ORDER BY paper_id, category',
 ];
 
-function sqliteEngine(): PaperEngine {
+/** SQLite files in temp folders of their own, removed when the file's tests end. */
+export function sqliteEngine(): PaperEngine {
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -138,7 +139,8 @@ function sqliteEngine(): PaperEngine {
   };
 }
 
-function postgresEngine(file: string): PaperEngine {
+/** Databases of their own on the test server, dropped when the file's tests end (register in a describe). */
+export function postgresEngine(file: string): PaperEngine {
   const databases: PostgresForTests[] = [];
   const sqlite = sqliteEngine();
   afterAll(async () => {
@@ -191,7 +193,7 @@ function postgresEngine(file: string): PaperEngine {
 }
 
 /** Why the PostgreSQL runs are skipped, or null when a server is given (as postgresForTests decides). */
-const PG_SKIP: string | null = process.env.QUIRE_TEST_DATABASE_URL
+export const PG_SKIP: string | null = process.env.QUIRE_TEST_DATABASE_URL
   ? null
   : (process.env.QUIRE_TEST_POSTGRES_SKIP ??
     'QUIRE_TEST_DATABASE_URL is not set (npm test starts a throwaway PostgreSQL; by hand: bash scripts/test-services.sh pnpm exec vitest run <file>)');
