@@ -6,6 +6,7 @@ import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runImport } from '@quire/server/cli/command-import';
 import { runStats } from '@quire/server/cli/command-stats';
+import { runTag } from '@quire/server/cli/command-topics';
 import { describeOnPaperEngines, type PaperEngineStore } from '../src/harness/paper-engines.ts';
 import { listingsDir, requireSharedData } from '../src/paths.ts';
 
@@ -246,14 +247,18 @@ describeOnPaperEngines('import_week', 'one corpus week as plain, gzip and with a
 
     const at = await engine.address('broken');
     const stdout = sink();
+    const stderr = sink();
     const code = await runImport({
       dbPath: at.dbPath,
       databaseUrl: at.databaseUrl,
       args: ['--no-tag', path],
       stdout: stdout.stream,
-      stderr: sink().stream,
+      stderr: stderr.stream,
     });
     expect(code).toBe(0);
+    expect(stderr.text()).toContain(
+      at.databaseUrl ? '`pnpm quire tag --database-url <the same address>`' : '`pnpm quire tag`',
+    );
     expect(stdout.text()).toContain(`${path} line ${middle + 1}: `);
     expect(stdout.text()).toMatch(/skipped: 1 malformed line\b/);
 
@@ -264,6 +269,18 @@ describeOnPaperEngines('import_week', 'one corpus week as plain, gzip and with a
       const logged = await store.lastIngest('import');
       expect(logged).toMatchObject({ status: 'ok', source: path, inserted: lines.length - 1, skipped: 1 });
       expect(logged?.errors[0]?.line).toBe(middle + 1);
+      // --no-tag left them stale; `quire tag` (with the same address on PostgreSQL) tags them.
+      expect(await store.tags.staleCount()).toBe(lines.length - 1);
+      const tagged = await runTag({
+        dbPath: at.dbPath,
+        args: at.databaseUrl ? ['--database-url', at.databaseUrl] : [],
+        env: {},
+        stdout: sink().stream,
+        stderr: sink().stream,
+      });
+      expect(tagged).toBe(0);
+      expect(await store.tags.staleCount()).toBe(0);
+      expect(await store.count('SELECT COUNT(DISTINCT paper_id) FROM paper_tags')).toBeGreaterThan(0);
     } finally {
       await store.close();
     }

@@ -45,6 +45,8 @@ interface ImportEngine {
   tags: TagStore;
   /** As the summary names it: the file's path, or the database's address without its password. */
   where: string;
+  /** The command that tags what an import left untagged, in this store. */
+  tagCommand: string;
   close(): Promise<void>;
 }
 
@@ -90,7 +92,7 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
     if (args.tag) await tagAfterIngest(ctx, engine.tags);
     else {
       ctx.stderr.write(
-        'Tags not updated (--no-tag): `pnpm quire tag` brings them up to date, and so does the server after it starts.\n',
+        `Tags not updated (--no-tag): \`${engine.tagCommand}\` brings them up to date, and so does the server after it starts.\n`,
       );
     }
     return report.totals.failedFiles > 0 ? 1 : 0;
@@ -106,13 +108,20 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
 async function openEngine(dbPath: string, databaseUrl: string | null): Promise<ImportEngine> {
   if (databaseUrl) {
     const pg = await openIngestOnPostgres(databaseUrl);
-    return { writes: pg.imports, tags: pg.tags, where: pg.where, close: () => pg.close() };
+    return {
+      writes: pg.imports,
+      tags: pg.tags,
+      where: pg.where,
+      tagCommand: 'pnpm quire tag --database-url <the same address>',
+      close: () => pg.close(),
+    };
   }
   const store = openStore(dbPath);
   return {
     writes: sqliteImportWrites(store),
     tags: store.tags,
     where: dbPath,
+    tagCommand: 'pnpm quire tag',
     close: () => Promise.resolve(store.close()),
   };
 }

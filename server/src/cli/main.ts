@@ -43,7 +43,9 @@ Commands:
   topics [--as-of DATE] [--sort rising|largest] [--json]
                             every topic's momentum
   tags <arxiv id> [--json]  a paper's topics with the evidence
-  tag [--full]              bring stored tags up to date (done after every import and harvest)
+  tag [--full] [--database-url URL]
+                            bring stored tags up to date (done after every import and harvest), in PostgreSQL
+                            with --database-url (or QUIRE_DATABASE_URL)
   serve [--port N] [--host H] [--import <path…>] [--no-harvest] [--database-url URL] [--redis-url URL]
                             run the server (API, web app, background harvest)
   migrate --from sqlite:PATH --to postgres://… [--batch-size N]
