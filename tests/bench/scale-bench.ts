@@ -26,13 +26,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultTaxonomy, type SearchResponseDto, type TopicSummary } from '@quire/core';
-import { importPaths } from '@quire/server/ingest/import-dumps';
-import { openStore } from '@quire/server/store/open-store';
-import { openTopics } from '@quire/server/topics/open-topics';
+import { retag } from '@quire/server/topics/retag';
 import { startCli } from '../src/harness/run-cli.ts';
 import { requireSharedData } from '../src/paths.ts';
 import { loadCorpus } from '../src/replay/corpus.ts';
 import { syntheticId, writeCopy } from './scale-corpus.ts';
+import { SCALE_ENGINES, startScaleEngine, type ScaleEngine, type ScaleEngineName } from './scale-engine.ts';
 import { benchQueries, relatedIds, type BenchQuery } from './scale-queries.ts';
 import {
   PING_EVERY_MS,
@@ -63,9 +62,10 @@ const lat = (l: Latency): string => `${ms(l.p50)} p50, ${ms(l.p95)} p95, ${ms(l.
 const say = (line: string): void => console.log(`scale: ${line}`);
 
 const USAGE =
-  'Usage: pnpm bench scale [--copies N] [--keep DIR | --reuse DIR]   (N copies of the corpus, default 1; ' +
-  '--keep builds in DIR and keeps the database there, --reuse serves the database a --keep left in DIR; ' +
-  'both skip the import of one more copy)';
+  'Usage: pnpm bench scale [--copies N] [--engine sqlite|postgres] [--keep DIR | --reuse DIR]   (N copies of ' +
+  'the corpus, default 1; --engine postgres loads and serves a throwaway PostgreSQL; --keep builds in DIR and ' +
+  'keeps the database there, --reuse serves the database a --keep left in DIR (SQLite only); both skip the ' +
+  'import of one more copy)';
 
 /** What a `--keep` folder holds besides the database, so `--reuse` knows what it serves. */
 const KEPT_FILE = 'scale-kept.json';
@@ -80,6 +80,7 @@ interface ScaleOptions {
   /** Build here and keep it (`--keep`), or serve what a --keep left here (`--reuse`); null: a temp folder. */
   dir: string | null;
   reuse: boolean;
+  engine: ScaleEngineName;
 }
 
 /** Says why the bench will not run, and stops before anything is made: no stack trace for a wrong option. */
@@ -89,30 +90,40 @@ function refuse(message: string): never {
 }
 
 function parseOptions(args: readonly string[]): ScaleOptions {
-  let values: { copies?: string; keep?: string; reuse?: string } = {};
+  let values: { copies?: string; keep?: string; reuse?: string; engine?: string } = {};
   try {
     values = parseArgs({
       args: [...args],
-      options: { copies: { type: 'string' }, keep: { type: 'string' }, reuse: { type: 'string' } },
+      options: {
+        copies: { type: 'string' },
+        keep: { type: 'string' },
+        reuse: { type: 'string' },
+        engine: { type: 'string' },
+      },
       strict: true,
     }).values;
   } catch (err) {
     refuse(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
   }
+  const engine = (values.engine ?? 'sqlite') as ScaleEngineName;
+  if (!SCALE_ENGINES.includes(engine))
+    refuse(`--engine must be one of ${SCALE_ENGINES.join(', ')}, not "${values.engine}".\n${USAGE}`);
+  if (engine === 'postgres' && (values.keep !== undefined || values.reuse !== undefined))
+    refuse(`--keep and --reuse keep a SQLite file; with --engine postgres the database is thrown away.`);
   if (values.keep !== undefined && values.reuse !== undefined)
     refuse(`--keep and --reuse cannot go together: build once with --keep, then --reuse.\n${USAGE}`);
   if (values.reuse !== undefined) {
     const kept = readKept(values.reuse);
     if (values.copies !== undefined && Number(values.copies) !== kept.copies)
       refuse(`${values.reuse} holds ${kept.copies} copies, not ${values.copies}: leave --copies out.`);
-    return { copies: kept.copies, dir: values.reuse, reuse: true };
+    return { copies: kept.copies, dir: values.reuse, reuse: true, engine };
   }
   const n = Number(values.copies ?? 1);
   if (!Number.isInteger(n) || n < 1)
     refuse(`--copies needs a whole number of at least 1, not "${values.copies}".\n${USAGE}`);
   if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0)
     refuse(`--keep ${values.keep}: the folder is not empty; name a new or empty one (or --reuse it).`);
-  return { copies: n, dir: values.keep ?? null, reuse: false };
+  return { copies: n, dir: values.keep ?? null, reuse: false, engine };
 }
 
 function readKept(dir: string): KeptBuild {
@@ -224,8 +235,11 @@ export async function runScaleBench(args: readonly string[] = []): Promise<Recor
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let server: ServeProcess | undefined;
+  let engine: ScaleEngine | undefined;
   try {
+    engine = await startScaleEngine(options.engine, join(dir, 'quire.db'), say);
     return await measure(
+      engine,
       options,
       dir,
       (child) => children.add(child),
@@ -233,6 +247,7 @@ export async function runScaleBench(args: readonly string[] = []): Promise<Recor
     );
   } finally {
     await server?.stop();
+    if (engine) await stopping(engine);
     cleanUp();
     process.off('exit', cleanUp);
     process.off('SIGINT', onSignal);
@@ -246,7 +261,7 @@ async function build(
   corpus: Awaited<ReturnType<typeof loadCorpus>>,
   copies: number,
   dir: string,
-  dbPath: string,
+  engine: ScaleEngine,
 ): Promise<Built> {
   const corpusDir = join(dir, 'corpus');
   const extraDir = join(dir, 'one-more');
@@ -276,10 +291,10 @@ async function build(
 
   // 2. Import and tag, as `quire import` does (tagging as it imports, then a re-tag of what it left
   // stale), timed apart. CPU seconds are the whole process's, its threads included.
-  const store = openStore(dbPath);
+  const store = await engine.open();
   t0 = performance.now();
   let cpu0 = process.cpuUsage();
-  const report = await importPaths(store, [corpusDir], {
+  const report = await store.importPaths([corpusDir], {
     tagWith: defaultTaxonomy(),
     onFileDone: (file) =>
       say(`  imported ${file.path.split('/').pop()}: ${file.inserted} new, ${file.status}`),
@@ -298,7 +313,7 @@ async function build(
   let lastShown = performance.now();
   t0 = performance.now();
   cpu0 = process.cpuUsage();
-  const { retagged } = await openTopics(store, undefined, {
+  const retagged = await retag(store.tags, defaultTaxonomy(), {
     onProgress: (done, total) => {
       if (performance.now() - lastShown < 10_000) return;
       lastShown = performance.now();
@@ -307,7 +322,7 @@ async function build(
   });
   const tagMs = performance.now() - t0;
   const tagCpuMs = cpuMs(cpu0);
-  store.close();
+  await store.close();
   say(
     `tagging (the re-tag after the import): ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / Math.max(1, tagMs))} papers/s, ${s(tagCpuMs)} CPU; ` +
       `import + tag ${s(importMs + tagMs)}, ${s(importCpuMs + tagCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
@@ -346,6 +361,7 @@ interface Built {
 }
 
 async function measure(
+  engine: ScaleEngine,
   options: ScaleOptions,
   dir: string,
   track: (child: ChildProcess) => void,
@@ -355,23 +371,43 @@ async function measure(
   const loadAtStart = loadavg()[0] ?? NaN;
   const corpus = await loadCorpus();
   syntheticId(copies * corpus.length - 1); // the last id the one more copy needs: fails now if there is none
-  const dbPath = join(dir, 'quire.db');
+  return measureOn(engine, options, dir, corpus, track, serving, loadAtStart);
+}
+
+async function measureOn(
+  engine: ScaleEngine,
+  options: ScaleOptions,
+  dir: string,
+  corpus: Awaited<ReturnType<typeof loadCorpus>>,
+  track: (child: ChildProcess) => void,
+  serving: (server: ServeProcess) => void,
+  loadAtStart: number,
+): Promise<Record<string, unknown>> {
+  const { copies } = options;
   let built: Built | null = null;
   if (options.reuse) {
     say(`serving the database kept in ${dir} (${copies} copies): nothing built, imported or tagged`);
   } else {
-    built = await build(corpus, copies, dir, dbPath);
+    built = await build(corpus, copies, dir, engine);
     if (options.dir !== null) {
       const kept: KeptBuild = { copies, papers: built.papers };
       writeFileSync(join(dir, KEPT_FILE), `${JSON.stringify(kept)}\n`);
     }
   }
-  const dbBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
-  say(`database: ${(dbBytes / MiB).toFixed(0)} MiB (${(dbBytes / copies / MiB).toFixed(0)} MiB a copy)`);
+  const dbBytes = await engine.bytes();
+  say(
+    `database (${engine.name}): ${(dbBytes / MiB).toFixed(0)} MiB (${(dbBytes / copies / MiB).toFixed(0)} MiB a copy)`,
+  );
 
   // 3. The server, from spawn to listening, then what a first visitor meets; nothing is warmed up first.
-  const server = await startServe(dbPath, track);
+  const server = await startServe(engine.dbPath, track, engine.env);
   serving(server);
+  const served = Number(/serving (\d+) papers/.exec(server.cli.stdout)?.[1] ?? NaN);
+  if (built !== null && served !== built.papers)
+    throw new Error(
+      `quire serve says it serves ${served} papers, not the ${built.papers} loaded into ${engine.name}: ` +
+        'this build of the server does not read papers from that engine yet (the loading figures above stand).',
+    );
   const base = server.url;
   const atListen = memoryOf(server.pid);
   const firstPing = await timedGet(`${base}/api/ping`);
@@ -421,7 +457,7 @@ async function measure(
   say(`server RSS after the requests ${afterQueries.rssMiB} MiB, peak ${afterQueries.peakRssMiB} MiB`);
 
   const beside =
-    built === null || options.dir !== null ? null : await importBeside(base, dbPath, built, track);
+    built === null || options.dir !== null ? null : await importBeside(base, engine, built, track);
   if (beside === null) say('import of one more copy beside the server: left out (--keep or --reuse)');
   const afterImport = memoryOf(server.pid);
   const diskBytes = diskUse(dir);
@@ -431,6 +467,7 @@ async function measure(
 
   return {
     copies,
+    engine: engine.name,
     papers: built?.papers ?? null,
     reused: options.reuse,
     ...(built === null
@@ -485,12 +522,12 @@ async function measure(
  */
 async function importBeside(
   base: string,
-  dbPath: string,
+  engine: ScaleEngine,
   built: Built,
   track: (child: ChildProcess) => void,
 ) {
   const t0 = performance.now();
-  const child = startCli(['--db', dbPath, 'import', built.extraFile]);
+  const child = startCli(['import', ...engine.cliArgs, built.extraFile]);
   track(child.child);
   let taggingAt: number | null = null;
   const phase = (): string => {
@@ -513,12 +550,21 @@ async function importBeside(
   say(
     `  ping while it tags:    ${lat(pingTagging)}, p99 ${ms(pingTagging.p99)} (${pingTagging.count} pings)`,
   );
-  const dbAfterBytes = filesBytes(dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
+  const dbAfterBytes = await engine.bytes();
   say(`database after it ${(dbAfterBytes / MiB).toFixed(0)} MiB`);
   return {
     dbAfterMiB: round(dbAfterBytes / MiB),
     ping: { importing: pingImport, tagging: pingTagging, childMs: Math.round(childMs) },
   };
+}
+
+/** Stops the engine's services, saying so when that fails rather than hiding the bench's own outcome. */
+async function stopping(engine: ScaleEngine): Promise<void> {
+  try {
+    await engine.stop();
+  } catch (err) {
+    say(`stopping ${engine.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** CPU milliseconds (user + system) of this process, its threads included, since `from`. */

@@ -86,13 +86,17 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** `quire --db <db> serve --no-harvest --port 0`, as a self-hoster runs it, without pnpm in between. */
+/**
+ * `quire --db <db> serve --no-harvest --port 0`, as a self-hoster runs it, without pnpm in between; `env`
+ * adds to the bench's environment (QUIRE_DATABASE_URL for PostgreSQL).
+ */
 export async function startServe(
   dbPath: string,
   onSpawn: (child: ChildProcess) => void,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ServeProcess> {
   const t0 = performance.now();
-  const cli = startCli(['--db', dbPath, 'serve', '--no-harvest', '--port', '0']);
+  const cli = startCli(['--db', dbPath, 'serve', '--no-harvest', '--port', '0'], env);
   onSpawn(cli.child);
   const pid = cli.child.pid;
   if (pid === undefined) throw new Error('quire serve did not start (no process id).');

@@ -141,6 +141,35 @@ describe('pnpm quire', () => {
     );
   });
 
+  it('import and harvest into PostgreSQL name a wrong or unreachable address, password left out', async () => {
+    const file = join(listingsDir, '2026-03-16.jsonl.br');
+    const closed = 'postgres://quire:secret@127.0.0.1:9/quire';
+    const unreachable = await runCli(['import', '--db', t.dbPath, '--database-url', closed, file]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('Cannot reach PostgreSQL at postgres://quire:***@127.0.0.1:9/quire');
+    expect(unreachable.stderr).not.toContain('secret');
+
+    const wrong = await runCli([
+      'import',
+      '--db',
+      t.dbPath,
+      '--database-url',
+      'mysql://127.0.0.1/quire',
+      file,
+    ]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('must be a postgres:// or postgresql:// address');
+    expect(wrong.stderr).toContain('Usage: quire import');
+
+    const harvest = await runCli(['harvest', '--db', t.dbPath, '--rss', 'http://127.0.0.1:9/rss'], {
+      QUIRE_DATABASE_URL: closed,
+    });
+    expect(harvest.code).toBe(1);
+    expect(harvest.stderr).toMatch(
+      /^quire: Cannot reach PostgreSQL at postgres:\/\/quire:\*\*\*@127\.0\.0\.1:9\/quire/m,
+    );
+  });
+
   it('a broken dump line is skipped and reported with its line number', async () => {
     const file = join(t.dir, 'broken.jsonl');
     const good = (await loadCorpus()).slice(0, 3).map((p) => JSON.stringify(p));

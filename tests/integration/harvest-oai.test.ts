@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuireError } from '@quire/server/errors';
 import { harvestTarget } from '@quire/server/harvest/harvest-target';
@@ -14,6 +13,12 @@ import {
   type CorpusPaper,
   type ReplayServer,
 } from '../src/replay/index.ts';
+import {
+  describeOnPaperEngines,
+  peek,
+  type PaperEngine,
+  type PaperEngineStore,
+} from '../src/harness/paper-engines.ts';
 import { squash, tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
 const WINDOW = { from: corpusManifest().window.first, until: corpusManifest().window.last };
@@ -104,129 +109,7 @@ describe('OAI-PMH harvest from the replay server', () => {
     // Every record of the corpus, parsed and stored: 12 s on an idle machine, 46-49 s at a load of 9.
     WHOLE_CORPUS_MS,
   );
-
-  // Two weeks (5,372 papers, three pages) rather than the whole window: what is checked is the same, and
-  // two whole harvests took 55 s at a load of 9, near the timeout.
-  it('harvesting the same window again changes nothing', async () => {
-    const t = newStore();
-    const target = harvestTarget(t.store);
-    const weeks = { from: '2026-03-30', until: '2026-04-10' };
-    const want = corpus.filter((p) => p.date >= weeks.from && p.date <= weeks.until).length;
-    const first = await harvestOai({ baseUrl: replay.oaiUrl, ...weeks, client: fastClient(), target });
-    expect(first.counts).toEqual({ inserted: want, updated: 0, unchanged: 0 });
-    const again = await harvestOai({ baseUrl: replay.oaiUrl, ...weeks, client: fastClient(), target });
-    expect(again.counts).toEqual({ inserted: 0, updated: 0, unchanged: want });
-  });
-
-  it(
-    'an interrupted harvest resumes from its checkpoint with no duplicate and no gap',
-    async () => {
-      const t = newStore();
-      const target = harvestTarget(t.store);
-      const abort = new AbortController();
-      await expect(
-        harvestOai({
-          baseUrl: replay.oaiUrl,
-          ...WINDOW,
-          client: fastClient(),
-          target,
-          signal: abort.signal,
-          onPage: (p) => {
-            if (p.pages === 5) abort.abort(new Error('stop half way'));
-          },
-        }),
-      ).rejects.toThrow('stop half way');
-      const checkpoint = await target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw'));
-      expect(checkpoint?.completed).toBe(false);
-      expect(checkpoint?.pages).toBe(5);
-      expect(t.store.papers.count()).toBe(5 * 2000);
-
-      const before = replay.requests.length;
-      const resumed = await harvestOai({ baseUrl: replay.oaiUrl, ...WINDOW, client: fastClient(), target });
-      expect(resumed.resumed).toBe(true);
-      expect(resumed.records).toBe(corpus.length - 5 * 2000);
-      expect(replay.requests[before]?.path).toContain('resumptionToken=');
-      expectIds(
-        t.store.papers.ids(),
-        corpus.map((p) => p.id),
-      );
-    },
-    WHOLE_CORPUS_MS,
-  );
-
-  // Three days in pages of 100 (14 pages, a quarter of a second apart, so the kill lands mid-harvest on a
-  // fast machine too): the two CLI runs do a twentieth of the whole window's work, so the test no longer
-  // needs an idle machine to end within its timeout (it ran past 60 s at a load of 9).
-  it('killed with SIGKILL half way through the CLI harvest and restarted, it ends the same', async () => {
-    const days = { from: '2026-04-01', until: '2026-04-03' };
-    const want = corpus.filter((p) => p.date >= days.from && p.date <= days.until).map((p) => p.id);
-    const paged = await startReplayServer({ oaiPageSize: 100 });
-    try {
-      await killedAndResumed(paged.oaiUrl, days, want);
-    } finally {
-      await paged.close();
-    }
-  });
 });
-
-async function killedAndResumed(
-  oaiUrl: string,
-  days: { from: string; until: string },
-  want: readonly string[],
-): Promise<void> {
-  const t = newStore();
-  t.store.close();
-  const cli = resolve(repoRoot, 'server/src/cli/main.ts');
-  const args = [
-    '--import',
-    'tsx',
-    cli,
-    'harvest',
-    '--db',
-    t.dbPath,
-    '--oai',
-    oaiUrl,
-    '--from',
-    days.from,
-    '--until',
-    days.until,
-    '--delay',
-    '0.25',
-  ];
-  const key = oaiCheckpointKey('cs', 'arXivRaw');
-  const child = spawn(process.execPath, args, { stdio: 'ignore', cwd: repoRoot });
-  const exited = new Promise((r) => child.once('exit', r));
-  // Kill it as soon as a few pages are committed, watching the checkpoint through a second connection.
-  let pages = 0;
-  while (pages < 3) {
-    await new Promise((r) => setTimeout(r, 50));
-    if (child.exitCode !== null) throw new Error('the harvest finished before it could be killed');
-    try {
-      const watcher = new Database(t.dbPath, { readonly: true, fileMustExist: true });
-      const row = watcher.prepare('SELECT value FROM harvest_checkpoints WHERE key = ?').pluck().get(key);
-      watcher.close();
-      pages = typeof row === 'string' ? (JSON.parse(row) as OaiCheckpoint).pages : 0;
-    } catch {
-      // the file or its schema is not there yet
-    }
-  }
-  child.kill('SIGKILL');
-  await exited;
-
-  const second = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot });
-  let out = '';
-  second.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  second.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const code = await new Promise((r) => second.once('exit', r));
-  expect(out).toContain('(resumed)');
-  expect(code).toBe(0);
-  const db = new Database(t.dbPath, { readonly: true });
-  try {
-    expectIds(db.prepare('SELECT id FROM papers').pluck().all() as string[], want);
-  } finally {
-    db.close();
-  }
-}
 
 describe('OAI-PMH faults', () => {
   const small = { from: '2026-04-01', until: '2026-04-03' };
@@ -278,42 +161,6 @@ describe('OAI-PMH faults', () => {
     expectIds(t.store.papers.ids(), smallIds());
   });
 
-  it('a truncated or malformed page fails whole: nothing of it is stored, the checkpoint stays, a re-run completes', async () => {
-    const t = newStore();
-    const target = harvestTarget(t.store);
-    const replaySmall = await startReplayServer({ oaiPageSize: 200 });
-    try {
-      const first = await harvestOai({
-        baseUrl: replaySmall.oaiUrl,
-        ...small,
-        client: fastClient(),
-        target,
-        onPage: (p) => {
-          if (p.pages !== 2) return;
-          replaySmall.inject({ kind: 'truncated', match: /resumptionToken=/ });
-          replaySmall.inject({ kind: 'malformedXml', match: /resumptionToken=/ });
-          replaySmall.inject({ kind: 'malformedXml', match: /resumptionToken=/ });
-        },
-      }).catch((err: unknown) => err);
-      expect(first).toBeInstanceOf(QuireError);
-      expect((first as QuireError).code).toBe('malformed-xml');
-      expect(t.store.papers.count()).toBe(400);
-      expect((await target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw')))?.pages).toBe(2);
-      expect(t.store.state.lastIngest('harvest')?.status).toBe('failed');
-
-      const second = await harvestOai({
-        baseUrl: replaySmall.oaiUrl,
-        ...small,
-        client: fastClient(),
-        target,
-      });
-      expect(second.resumed).toBe(true);
-      expectIds(t.store.papers.ids(), smallIds());
-    } finally {
-      await replaySmall.close();
-    }
-  });
-
   it('an expired resumption token restarts from the last stored datestamp and ends the same', async () => {
     const t = newStore();
     const replaySmall = await startReplayServer({ oaiPageSize: 300 });
@@ -331,22 +178,157 @@ describe('OAI-PMH faults', () => {
       await replaySmall.close();
     }
   });
+});
+
+/*
+ * What a harvest does to the store, on each engine: the same window again changes nothing, a stopped
+ * harvest resumes from the checkpoint committed with its last page, a CLI harvest killed outright resumes
+ * the same way, a malformed page stores nothing of itself and keeps the checkpoint, and a source that has
+ * nothing (or cannot be reached) leaves the store as it was.
+ */
+describeOnPaperEngines('harvest_oai', 'OAI-PMH harvest into the store', (engine) => {
+  const small = { from: '2026-04-01', until: '2026-04-03' };
+  const smallIds = () => corpus.filter((p) => p.date >= small.from && p.date <= small.until).map((p) => p.id);
+  // Two weeks (5,372 papers, three pages) rather than the whole window: what is checked is the same, and
+  // two whole harvests took 55 s at a load of 9, near the timeout.
+  const weeks = { from: '2026-03-30', until: '2026-04-10' };
+  const weekIds = () => corpus.filter((p) => p.date >= weeks.from && p.date <= weeks.until).map((p) => p.id);
+  const opened: PaperEngineStore[] = [];
+  const fresh = async (label: string) => {
+    const store = await engine.fresh(label);
+    opened.push(store);
+    return store;
+  };
+  afterAll(async () => {
+    for (const store of opened) await store.close();
+  });
+
+  it('harvesting the same window again changes nothing', async () => {
+    const t = await fresh('again');
+    const want = weekIds().length;
+    const first = await harvestOai({
+      baseUrl: replay.oaiUrl,
+      ...weeks,
+      client: fastClient(),
+      target: t.target,
+    });
+    expect(first.counts).toEqual({ inserted: want, updated: 0, unchanged: 0 });
+    const before = await t.fingerprint();
+    const again = await harvestOai({
+      baseUrl: replay.oaiUrl,
+      ...weeks,
+      client: fastClient(),
+      target: t.target,
+    });
+    expect(again.counts).toEqual({ inserted: 0, updated: 0, unchanged: want });
+    expect(await t.fingerprint()).toBe(before);
+    const log = await t.recentIngests(5, 'harvest');
+    expect(log.map((r) => [r.status, r.inserted, r.unchanged])).toEqual([
+      ['ok', 0, want],
+      ['ok', want, 0],
+    ]);
+  });
+
+  it('an interrupted harvest resumes from its checkpoint with no duplicate and no gap', async () => {
+    const t = await fresh('resumed');
+    const abort = new AbortController();
+    await expect(
+      harvestOai({
+        baseUrl: replay.oaiUrl,
+        ...weeks,
+        client: fastClient(),
+        target: t.target,
+        signal: abort.signal,
+        onPage: (p) => {
+          if (p.pages === 2) abort.abort(new Error('stop half way'));
+        },
+      }),
+    ).rejects.toThrow('stop half way');
+    const checkpoint = await t.target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw'));
+    expect(checkpoint?.completed).toBe(false);
+    expect(checkpoint?.pages).toBe(2);
+    expect(await t.papers.count()).toBe(2 * 2000);
+
+    const before = replay.requests.length;
+    const resumed = await harvestOai({
+      baseUrl: replay.oaiUrl,
+      ...weeks,
+      client: fastClient(),
+      target: t.target,
+    });
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.records).toBe(weekIds().length - 2 * 2000);
+    expect(resumed.counts.unchanged).toBe(0);
+    expect(replay.requests[before]?.path).toContain('resumptionToken=');
+    expectIds(await t.papers.ids(), weekIds());
+  });
+
+  // Three days in pages of 100 (14 pages, a quarter of a second apart, so the kill lands mid-harvest on a
+  // fast machine too): the two CLI runs do a twentieth of the whole window's work, so the test no longer
+  // needs an idle machine to end within its timeout (it ran past 60 s at a load of 9).
+  it('killed with SIGKILL half way through the CLI harvest and restarted, it ends the same', async () => {
+    const paged = await startReplayServer({ oaiPageSize: 100 });
+    try {
+      await killedAndResumed(engine, paged.oaiUrl, small, smallIds());
+    } finally {
+      await paged.close();
+    }
+  });
+
+  it('a truncated or malformed page fails whole: nothing of it is stored, the checkpoint stays, a re-run completes', async () => {
+    const t = await fresh('malformed');
+    const replaySmall = await startReplayServer({ oaiPageSize: 200 });
+    try {
+      const first = await harvestOai({
+        baseUrl: replaySmall.oaiUrl,
+        ...small,
+        client: fastClient(),
+        target: t.target,
+        onPage: (p) => {
+          if (p.pages !== 2) return;
+          replaySmall.inject({ kind: 'truncated', match: /resumptionToken=/ });
+          replaySmall.inject({ kind: 'malformedXml', match: /resumptionToken=/ });
+          replaySmall.inject({ kind: 'malformedXml', match: /resumptionToken=/ });
+        },
+      }).catch((err: unknown) => err);
+      expect(first).toBeInstanceOf(QuireError);
+      expect((first as QuireError).code).toBe('malformed-xml');
+      expect(await t.papers.count()).toBe(400);
+      expect((await t.target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw')))?.pages).toBe(
+        2,
+      );
+      expect((await t.lastIngest('harvest'))?.status).toBe('failed');
+
+      const second = await harvestOai({
+        baseUrl: replaySmall.oaiUrl,
+        ...small,
+        client: fastClient(),
+        target: t.target,
+      });
+      expect(second.resumed).toBe(true);
+      expectIds(await t.papers.ids(), smallIds());
+    } finally {
+      await replaySmall.close();
+    }
+  });
 
   it('noRecordsMatch means nothing new', async () => {
-    const t = newStore();
+    const t = await fresh('nothing');
     const report = await harvestOai({
       baseUrl: replay.oaiUrl,
       from: '2020-01-01',
       until: '2020-01-31',
       client: fastClient(),
-      target: harvestTarget(t.store),
+      target: t.target,
     });
     expect(report.nothingNew).toBe(true);
-    expect(t.store.papers.count()).toBe(0);
+    expect(await t.papers.count()).toBe(0);
   });
 
   it('an unreachable source fails with a clear error and leaves the store as it was', async () => {
-    const t = newStore();
+    const t = await fresh('unreachable');
+    await harvestOai({ baseUrl: replay.oaiUrl, ...small, client: fastClient(), target: t.target });
+    const before = await t.fingerprint();
     const client = new PoliteHttpClient({
       minIntervalMs: 0,
       baseBackoffMs: 5,
@@ -357,11 +339,67 @@ describe('OAI-PMH faults', () => {
       baseUrl: 'http://127.0.0.1:9/oai2',
       ...small,
       client,
-      target: harvestTarget(t.store),
+      target: t.target,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuireError);
     expect((err as QuireError).code).toBe('source-unreachable');
     expect((err as QuireError).message).toContain('127.0.0.1:9');
-    expect(t.store.papers.count()).toBe(0);
+    expect(await t.fingerprint()).toBe(before);
   });
 });
+
+async function killedAndResumed(
+  engine: PaperEngine,
+  oaiUrl: string,
+  days: { from: string; until: string },
+  want: readonly string[],
+): Promise<void> {
+  const at = await engine.address('killed');
+  const cli = resolve(repoRoot, 'server/src/cli/main.ts');
+  const args = [
+    '--import',
+    'tsx',
+    cli,
+    'harvest',
+    ...at.cliArgs,
+    '--oai',
+    oaiUrl,
+    '--from',
+    days.from,
+    '--until',
+    days.until,
+    '--delay',
+    '0.25',
+  ];
+  const key = oaiCheckpointKey('cs', 'arXivRaw');
+  const child = spawn(process.execPath, args, { stdio: 'ignore', cwd: repoRoot });
+  const exited = new Promise((r) => child.once('exit', r));
+  // Kill it as soon as a few pages are committed, watching the checkpoint through a second connection.
+  let pages = 0;
+  while (pages < 3) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (child.exitCode !== null) throw new Error('the harvest finished before it could be killed');
+    const rows = await peek<{ value: string }>(at, 'SELECT value FROM harvest_checkpoints WHERE key = $1', [
+      key,
+    ]);
+    const row = rows?.[0];
+    pages = row ? (JSON.parse(row.value) as OaiCheckpoint).pages : 0;
+  }
+  child.kill('SIGKILL');
+  await exited;
+
+  const second = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot });
+  let out = '';
+  second.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  second.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise((r) => second.once('exit', r));
+  expect(out).toContain('(resumed)');
+  expect(code).toBe(0);
+  const store = await engine.open(at);
+  try {
+    expectIds(await store.papers.ids(), want);
+    expect(await store.tags.staleCount()).toBe(0);
+  } finally {
+    await store.close();
+  }
+}

@@ -12,6 +12,7 @@ import {
   type CorpusPaper,
   type ReplayServer,
 } from '../src/replay/index.ts';
+import { describeOnPaperEngines, type PaperEngineStore } from '../src/harness/paper-engines.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
 // Every category the corpus names, so that the feeds together list every corpus paper (a few hundred
@@ -88,23 +89,6 @@ describe('RSS listing harvest, day by day', () => {
     EVERY_DAY_TIMEOUT_MS,
   );
 
-  it('reading the same day twice changes nothing', async () => {
-    const t = tempStore();
-    stores.push(t);
-    const day = '2026-04-14';
-    replay.setDay(day);
-    const opts = {
-      baseUrl: replay.rssUrl,
-      categories: CATEGORIES,
-      client: client(),
-      target: harvestTarget(t.store),
-    };
-    const first = await harvestRss(opts);
-    expect(first.listed).toBe(corpus.filter((p) => p.date === day).length);
-    const again = await harvestRss(opts);
-    expect(again.counts.inserted + again.counts.updated).toBe(0);
-  });
-
   it(
     'corrects the dates OAI-PMH estimated and keeps the metadata',
     async () => {
@@ -135,18 +119,83 @@ describe('RSS listing harvest, day by day', () => {
     },
     EVERY_DAY_TIMEOUT_MS,
   );
+});
+
+/*
+ * What RSS harvests do to the store, on each engine: listing dates set from the feeds (and corrected where
+ * OAI-PMH estimated them), replacements setting none, a day read twice changing nothing, and a malformed
+ * feed storing nothing. One week rather than every corpus day: the same rules, in a few seconds.
+ */
+describeOnPaperEngines('harvest_rss', 'RSS harvest into the store', (engine) => {
+  const week = { from: '2026-04-13', until: '2026-04-19' };
+  const opened: PaperEngineStore[] = [];
+  const fresh = async (label: string) => {
+    const store = await engine.fresh(label);
+    opened.push(store);
+    return store;
+  };
+  afterAll(async () => {
+    for (const store of opened) await store.close();
+  });
+
+  async function harvestDays(t: PaperEngineStore): Promise<number> {
+    let replaced = 0;
+    for (let day = week.from; day <= week.until; day = addDays(day, 1)) {
+      replay.setDay(day);
+      const report = await harvestRss({
+        baseUrl: replay.rssUrl,
+        categories: CATEGORIES,
+        client: client(),
+        target: t.target,
+      });
+      replaced += report.replaced;
+    }
+    return replaced;
+  }
+
+  it('corrects the dates OAI-PMH estimated, to the listed day; replacements change no date', async () => {
+    const t = await fresh('week');
+    const listed = corpus.filter((p) => p.date >= week.from && p.date <= week.until);
+    await harvestOai({ baseUrl: replay.oaiUrl, ...week, client: client(), target: t.target });
+    const sample = listed[Math.floor(listed.length / 2)];
+    if (!sample) throw new Error('the corpus lists nothing in the week');
+    expect((await t.papers.get(sample.id))?.listingDateEstimated).toBe(true);
+    expect(await harvestDays(t)).toBeGreaterThan(0);
+    let wrong = 0;
+    for (const want of listed) {
+      const got = await t.papers.get(want.id);
+      if (got?.listingDate !== want.date || got.listingDateEstimated) wrong += 1;
+    }
+    expect(wrong).toBe(0);
+    expect(await t.count('SELECT COUNT(*) FROM papers WHERE listing_date_estimated = 1')).toBe(0);
+    const days = await t.papers.countByListingDay();
+    for (let day = week.from; day <= week.until; day = addDays(day, 1))
+      expect(days[day] ?? 0, day).toBe(listed.filter((p) => p.date === day).length);
+  });
+
+  it('reading the same day twice changes nothing', async () => {
+    const t = await fresh('twice');
+    const day = '2026-04-14';
+    replay.setDay(day);
+    const opts = { baseUrl: replay.rssUrl, categories: CATEGORIES, client: client(), target: t.target };
+    const first = await harvestRss(opts);
+    expect(first.listed).toBe(corpus.filter((p) => p.date === day).length);
+    const before = await t.fingerprint();
+    const again = await harvestRss(opts);
+    expect(again.counts.inserted + again.counts.updated).toBe(0);
+    expect(await t.fingerprint()).toBe(before);
+  });
 
   it('a malformed feed stores nothing and fails clearly; a 503 with Retry-After is waited out', async () => {
-    const t = tempStore();
-    stores.push(t);
+    const t = await fresh('malformed');
     replay.setDay('2026-04-16');
-    const opts = { baseUrl: replay.rssUrl, categories: ['cs.RO'], target: harvestTarget(t.store) };
+    const opts = { baseUrl: replay.rssUrl, categories: ['cs.RO'], target: t.target };
     replay.inject({ kind: 'malformedXml', match: /\/rss\// });
     const err = await harvestRss({ ...opts, client: client() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuireError);
     expect((err as QuireError).code).toBe('malformed-xml');
-    expect(t.store.papers.count()).toBe(0);
-    expect(t.store.state.lastIngest('harvest')?.status).toBe('failed');
+    expect(await t.papers.count()).toBe(0);
+    expect((await t.lastIngest('harvest'))?.status).toBe('failed');
 
     const waits: WaitEvent[] = [];
     replay.inject({ kind: 'status503', retryAfterSeconds: 1, match: /\/rss\// });
@@ -157,5 +206,7 @@ describe('RSS listing harvest, day by day', () => {
     expect(waits.map((w) => [w.reason, w.ms])).toEqual([['retry-after', 1000]]);
     const want = corpus.filter((p) => p.date === '2026-04-16' && p.categories.includes('cs.RO'));
     expect(report.listed).toBe(want.length);
+    expect(await t.papers.count()).toBe(report.counts.inserted);
+    expect((await t.lastIngest('harvest'))?.status).toBe('ok');
   });
 });

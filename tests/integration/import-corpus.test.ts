@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runImport } from '@quire/server/cli/command-import';
 import { runStats } from '@quire/server/cli/command-stats';
-import { importPaths } from '@quire/server/ingest/import-dumps';
-import { openStore, type Store } from '@quire/server/store/open-store';
+import { runTag } from '@quire/server/cli/command-topics';
+import { describeOnPaperEngines, type PaperEngineStore } from '../src/harness/paper-engines.ts';
 import { listingsDir, requireSharedData } from '../src/paths.ts';
 
 interface ManifestFile {
@@ -42,21 +41,6 @@ function sink(): { stream: Writable; text: () => string } {
   return { stream, text: () => text };
 }
 
-/** Everything the store holds, hashed, so "nothing changed" covers every column including updated_at. */
-function fingerprint(store: Store): string {
-  const hash = createHash('sha256');
-  for (const row of store.db.prepare('SELECT * FROM papers ORDER BY id').raw().iterate()) {
-    hash.update(JSON.stringify(row));
-  }
-  for (const row of store.db
-    .prepare('SELECT * FROM paper_categories ORDER BY paper_id, category')
-    .raw()
-    .iterate()) {
-    hash.update(JSON.stringify(row));
-  }
-  return hash.digest('hex');
-}
-
 const manifest = readManifest();
 let dir: string;
 
@@ -67,59 +51,77 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('quire import of the listing corpus', () => {
-  let dbPath: string;
+// The whole corpus by the CLI, then a re-import, on each engine: PostgreSQL's re-tag of every paper after
+// the import (it stores none tagged) makes its setup the longer one.
+const CORPUS_SETUP_MS = 300_000;
+
+describeOnPaperEngines('import_corpus', 'quire import of the listing corpus', (engine) => {
   let firstOutput: string;
-  let store: Store;
+  let store: PaperEngineStore | undefined;
+  const opened = (): PaperEngineStore => {
+    if (!store) throw new Error('the corpus store is opened in beforeAll');
+    return store;
+  };
 
   beforeAll(async () => {
-    dbPath = join(dir, 'corpus.db');
+    const at = await engine.address('corpus');
     const stdout = sink();
     const stderr = sink();
     const started = performance.now();
     const code = await runImport({
-      dbPath,
+      dbPath: at.dbPath,
+      databaseUrl: at.databaseUrl,
       args: [listingsDir],
       stdout: stdout.stream,
       stderr: stderr.stream,
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `corpus import: ${manifest.total_records} papers in ${seconds.toFixed(2)} s ` +
+      `corpus import (${engine.name}, tags included): ${manifest.total_records} papers in ${seconds.toFixed(2)} s ` +
         `(${Math.round(manifest.total_records / seconds)} papers/s)`,
     );
     expect(code, stderr.text()).toBe(0);
     firstOutput = stdout.text();
-    store = openStore(dbPath);
-  });
-  afterAll(() => {
-    store.close();
+    store = await engine.open(at);
+  }, CORPUS_SETUP_MS);
+  afterAll(async () => {
+    await store?.close();
   });
 
-  it('stores every paper the manifest counts', () => {
-    expect(store.papers.count()).toBe(manifest.total_records);
+  it('stores every paper the manifest counts, and tags them', async () => {
+    expect(await opened().papers.count()).toBe(manifest.total_records);
     expect(firstOutput).toContain(
       `${manifest.total_records.toLocaleString('en-US')} new, 0 updated, 0 unchanged`,
     );
     expect(firstOutput).toMatch(/MANIFEST\.json: skipped/);
+    expect(await opened().tags.staleCount()).toBe(0);
+    expect(await opened().count('SELECT COUNT(DISTINCT paper_id) FROM paper_tags')).toBeGreaterThan(
+      manifest.total_records / 2,
+    );
   });
 
-  it('stores each listing day with the manifest count, none estimated', () => {
+  it('logs each file in the ingest log', async () => {
+    const files = Object.keys(manifest.files).length;
+    const log = await opened().recentIngests(files + 5, 'import');
+    expect(log).toHaveLength(files);
+    expect(log.every((r) => r.status === 'ok' && r.skipped === 0 && r.finishedAt !== null)).toBe(true);
+    expect(log.reduce((sum, r) => sum + r.inserted, 0)).toBe(manifest.total_records);
+  });
+
+  it('stores each listing day with the manifest count, none estimated', async () => {
     const expected: Record<string, number> = {};
     for (const file of Object.values(manifest.files)) Object.assign(expected, file.per_day);
-    expect(store.papers.countByListingDay()).toEqual(expected);
-    expect(
-      store.db.prepare('SELECT COUNT(*) FROM papers WHERE listing_date_estimated = 1').pluck().get(),
-    ).toBe(0);
-    expect(store.papers.stats()).toMatchObject({
+    expect(await opened().papers.countByListingDay()).toEqual(expected);
+    expect(await opened().count('SELECT COUNT(*) FROM papers WHERE listing_date_estimated = 1')).toBe(0);
+    expect(await opened().papers.stats()).toMatchObject({
       firstListing: manifest.window.first,
       lastListing: manifest.window.last,
     });
   });
 
-  it("matches each week's primary-category counts", () => {
+  it("matches each week's primary-category counts", async () => {
     for (const [name, file] of Object.entries(manifest.files)) {
-      const week = store.papers.byListingDate(file.first_date, file.last_date);
+      const week = await opened().papers.byListingDate(file.first_date, file.last_date);
       expect(week, name).toHaveLength(file.records);
       const counts = new Map<string, number>();
       for (const paper of week)
@@ -130,19 +132,21 @@ describe('quire import of the listing corpus', () => {
     }
   });
 
-  it('keeps paper_categories complete', () => {
-    const rows = store.db.prepare('SELECT COUNT(*) FROM paper_categories').pluck().get() as number;
-    const expected = store.db
-      .prepare('SELECT SUM(json_array_length(categories)) FROM papers')
-      .pluck()
-      .get() as number;
+  it('keeps paper_categories complete', async () => {
+    const rows = await opened().count('SELECT COUNT(*) FROM paper_categories');
+    // Categories are a JSON array in a text column on both engines; PostgreSQL reads it as json explicitly.
+    const expected = await opened().count(
+      engine.name === 'SQLite'
+        ? 'SELECT SUM(json_array_length(categories)) FROM papers'
+        : 'SELECT SUM(json_array_length(categories::json)) FROM papers',
+    );
     expect(rows).toBe(expected);
     expect(rows).toBeGreaterThan(manifest.total_records);
   });
 
   it('changes nothing when the corpus is imported again', async () => {
-    const before = fingerprint(store);
-    const report = await importPaths(store, [listingsDir]);
+    const before = await opened().fingerprint();
+    const report = await opened().importPaths([listingsDir]);
     expect(report.totals).toMatchObject({
       files: Object.keys(manifest.files).length,
       failedFiles: 0,
@@ -151,12 +155,18 @@ describe('quire import of the listing corpus', () => {
       unchanged: manifest.total_records,
       skipped: 0,
     });
-    expect(fingerprint(store)).toBe(before);
+    expect(await opened().fingerprint()).toBe(before);
   });
 
-  it('answers stats --json with exactly one object', async () => {
+  // `quire stats` reads the SQLite file only (its PostgreSQL reading comes with the server's).
+  it.runIf(engine.name === 'SQLite')('answers stats --json with exactly one object', async () => {
     const stdout = sink();
-    const code = await runStats({ dbPath, args: ['--json'], stdout: stdout.stream, stderr: sink().stream });
+    const code = await runStats({
+      dbPath: opened().dbPath,
+      args: ['--json'],
+      stdout: stdout.stream,
+      stderr: sink().stream,
+    });
     expect(code).toBe(0);
     const text = stdout.text();
     expect(text.trim().split('\n')).toHaveLength(1);
@@ -184,7 +194,7 @@ describe('quire import of the listing corpus', () => {
   });
 });
 
-describe('one corpus week as plain, gzip and with a broken line', () => {
+describeOnPaperEngines('import_week', 'one corpus week as plain, gzip and with a broken line', (engine) => {
   const [weekName, week] = Object.entries(manifest.files)[0] ?? [];
   let lines: string[];
 
@@ -199,29 +209,31 @@ describe('one corpus week as plain, gzip and with a broken line', () => {
   });
 
   it('stores the same papers from .jsonl.br, .jsonl and .jsonl.gz', async () => {
-    const plain = join(dir, 'week.jsonl');
-    const gz = join(dir, 'week.jsonl.gz');
+    const plain = join(dir, `week-${engine.name}.jsonl`);
+    const gz = join(dir, `week-${engine.name}.jsonl.gz`);
     writeFileSync(plain, lines.join('\n') + '\n');
     writeFileSync(gz, gzipSync(lines.join('\n')));
 
-    const fromBr = openStore(join(dir, 'week-br.db'));
-    const fromPlain = openStore(join(dir, 'week-plain.db'));
+    const fromBr = await engine.fresh('week_br');
+    const fromPlain = await engine.fresh('week_plain');
     try {
-      await importPaths(fromBr, [join(listingsDir, weekName ?? '')]);
-      const plainReport = await importPaths(fromPlain, [plain]);
+      await fromBr.importPaths([join(listingsDir, weekName ?? '')]);
+      const plainReport = await fromPlain.importPaths([plain]);
       expect(plainReport.files[0]).toMatchObject({ format: 'jsonl', inserted: week?.records, skipped: 0 });
-      const gzReport = await importPaths(fromPlain, [gz]);
+      const gzReport = await fromPlain.importPaths([gz]);
       expect(gzReport.files[0]).toMatchObject({
         format: 'jsonl.gz',
         inserted: 0,
         updated: 0,
         unchanged: week?.records,
       });
-      expect(fromPlain.papers.ids()).toEqual(fromBr.papers.ids());
-      for (const id of fromBr.papers.ids()) expect(fromPlain.papers.get(id)).toEqual(fromBr.papers.get(id));
+      const ids = await fromBr.papers.ids();
+      expect(ids).toHaveLength(week?.records ?? -1);
+      expect(await fromPlain.papers.ids()).toEqual(ids);
+      for (const id of ids) expect(await fromPlain.papers.get(id)).toEqual(await fromBr.papers.get(id));
     } finally {
-      fromBr.close();
-      fromPlain.close();
+      await fromBr.close();
+      await fromPlain.close();
     }
   });
 
@@ -230,38 +242,73 @@ describe('one corpus week as plain, gzip and with a broken line', () => {
     const victim = JSON.parse(lines[middle] ?? '{}') as { id: string };
     const broken = [...lines];
     broken[middle] = (lines[middle] ?? '').slice(0, 80);
-    const path = join(dir, 'broken-week.jsonl');
+    const path = join(dir, `broken-week-${engine.name}.jsonl`);
     writeFileSync(path, broken.join('\n') + '\n');
 
-    const dbPath = join(dir, 'broken.db');
+    const at = await engine.address('broken');
     const stdout = sink();
-    const code = await runImport({ dbPath, args: [path], stdout: stdout.stream, stderr: sink().stream });
+    const stderr = sink();
+    const code = await runImport({
+      dbPath: at.dbPath,
+      databaseUrl: at.databaseUrl,
+      args: ['--no-tag', path],
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+    });
     expect(code).toBe(0);
+    expect(stderr.text()).toContain(
+      at.databaseUrl ? '`pnpm quire tag --database-url <the same address>`' : '`pnpm quire tag`',
+    );
     expect(stdout.text()).toContain(`${path} line ${middle + 1}: `);
     expect(stdout.text()).toMatch(/skipped: 1 malformed line\b/);
 
-    const store = openStore(dbPath);
+    const store = await engine.open(at);
     try {
-      expect(store.papers.count()).toBe(lines.length - 1);
-      expect(store.papers.has(victim.id)).toBe(false);
-      const logged = store.state.lastIngest('import');
-      expect(logged?.skipped).toBe(1);
+      expect(await store.papers.count()).toBe(lines.length - 1);
+      expect(await store.papers.has(victim.id)).toBe(false);
+      const logged = await store.lastIngest('import');
+      expect(logged).toMatchObject({ status: 'ok', source: path, inserted: lines.length - 1, skipped: 1 });
       expect(logged?.errors[0]?.line).toBe(middle + 1);
+      // --no-tag left them stale; `quire tag` (with the same address on PostgreSQL) tags them.
+      expect(await store.tags.staleCount()).toBe(lines.length - 1);
+      const tagged = await runTag({
+        dbPath: at.dbPath,
+        args: at.databaseUrl ? ['--database-url', at.databaseUrl] : [],
+        env: {},
+        stdout: sink().stream,
+        stderr: sink().stream,
+      });
+      expect(tagged).toBe(0);
+      expect(await store.tags.staleCount()).toBe(0);
+      expect(await store.count('SELECT COUNT(DISTINCT paper_id) FROM paper_tags')).toBeGreaterThan(0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('exits 1 naming a file it cannot read', async () => {
+  it('exits 1 naming a file it cannot read, and logs the failure', async () => {
     const missing = join(dir, 'no-such-week.jsonl.br');
+    const at = await engine.address('missing');
     const stdout = sink();
     const code = await runImport({
-      dbPath: join(dir, 'missing.db'),
+      dbPath: at.dbPath,
+      databaseUrl: at.databaseUrl,
       args: [missing],
       stdout: stdout.stream,
       stderr: sink().stream,
     });
     expect(code).toBe(1);
     expect(stdout.text()).toContain(`Cannot read ${missing}: no such file or folder.`);
+    const store = await engine.open(at);
+    try {
+      expect(await store.lastIngest('import')).toMatchObject({
+        status: 'failed',
+        source: missing,
+        inserted: 0,
+      });
+      expect(await store.papers.count()).toBe(0);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -6,6 +6,12 @@ import { defaultTaxonomy, type Taxonomy } from '@quire/core';
 import { importPaths, type ImportOptions } from '@quire/server/ingest/import-dumps';
 import { openStore, type Store } from '@quire/server/store/open-store';
 import { retag } from '@quire/server/topics/retag';
+import {
+  PG_SKIP,
+  postgresEngine,
+  sqliteEngine,
+  taggingSnapshot as engineSnapshot,
+} from '../src/harness/paper-engines.ts';
 import { changedTaxonomy, taggingSnapshot } from '../src/harness/twin-stores.ts';
 import { listingsDir } from '../src/paths.ts';
 
@@ -153,6 +159,46 @@ describe('tagging inside the import', () => {
       expect(late.retagged.removedTopics).toEqual(['sparse-reward-rl']);
       await importThenRetag(d, WEEKS.slice(1, 2), changed);
       expect(taggingSnapshot(c)).toEqual(taggingSnapshot(d));
+    },
+    LONG,
+  );
+});
+
+// PostgreSQL's import stores no tags (its batches write papers only): every paper it imports waits for the
+// re-tag, whose rows over PgTagStore must be exactly SQLite's import-then-retag rows.
+describe.skipIf(PG_SKIP !== null)('importing into PostgreSQL, then the re-tag', () => {
+  const pg = postgresEngine('import_tagging');
+  const sqlite = sqliteEngine();
+
+  it(
+    'leaves every imported paper stale, and the re-tag gives the rows SQLite gives, on a fresh store and a tagged one',
+    async () => {
+      const a = await pg.fresh('weeks');
+      const b = await sqlite.fresh('weeks');
+      try {
+        const report = await a.importPaths(WEEKS.slice(0, 2), { tagWith: defaultTaxonomy() });
+        expect(report.tagging?.tagged).toBe(0);
+        expect(report.tagging?.leftToRetag).toContain('PostgreSQL');
+        expect(await a.tags.staleCount()).toBe(report.totals.inserted);
+        const retagged = await retag(a.tags, defaultTaxonomy());
+        expect(retagged.stalePapers).toBe(report.totals.inserted);
+        await b.importPaths(WEEKS.slice(0, 2));
+        await retag(b.tags, defaultTaxonomy());
+        const tagged = await engineSnapshot(a);
+        expect(tagged.tags.length).toBeGreaterThan(report.totals.inserted);
+        expect(tagged.counts.length).toBeGreaterThan(0);
+        expect(tagged).toEqual(await engineSnapshot(b));
+
+        const more = await a.importPaths(WEEKS.slice(1), { tagWith: defaultTaxonomy() });
+        expect(more.totals.inserted).toBeGreaterThan(0);
+        await retag(a.tags, defaultTaxonomy());
+        await b.importPaths(WEEKS.slice(1));
+        await retag(b.tags, defaultTaxonomy());
+        expect(await engineSnapshot(a)).toEqual(await engineSnapshot(b));
+      } finally {
+        await a.close();
+        await b.close();
+      }
     },
     LONG,
   );

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
-import { splitList } from '../config.ts';
+import { checkedUrl, parseDatabaseUrl, splitList } from '../config.ts';
 import { QuireError } from '../errors.ts';
-import { harvestTarget } from '../harvest/harvest-target.ts';
+import { harvestTarget, type HarvestTarget } from '../harvest/harvest-target.ts';
 import { PoliteHttpClient } from '../harvest/http-client.ts';
 import { DEFAULT_OAI_PREFIX, harvestOai, type OaiMetadataPrefix } from '../harvest/oai-harvester.ts';
 import { harvestRss } from '../harvest/rss-harvester.ts';
+import { openIngestOnPostgres } from '../store/ingest-on-postgres.ts';
 import { openStore } from '../store/open-store.ts';
+import type { TagStore } from '../store/tag-store.ts';
 import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
 import { tagAfterIngest } from './command-topics.ts';
 
@@ -25,10 +27,12 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
       prefix: { type: 'string' },
       delay: { type: 'string' },
       retries: { type: 'string' },
+      'database-url': { type: 'string' },
     },
     strict: true,
   });
   const config = baseConfig(ctx);
+  if (values['database-url']) config.databaseUrl = checkedUrl(values['database-url'], parseDatabaseUrl);
   for (const [name, value] of [
     ['--from', values.from],
     ['--until', values.until],
@@ -67,8 +71,7 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
         );
     },
   });
-  const store = openStore(ctx.dbPath);
-  const target = harvestTarget(store);
+  const { target, tags, close } = await openTarget(ctx.dbPath, config.databaseUrl);
   const abort = new AbortController();
   const onSignal = () =>
     abort.abort(new Error('Interrupted; the next run resumes from the last stored page.'));
@@ -112,11 +115,24 @@ export async function runHarvest(ctx: CliContext): Promise<number> {
           : `OAI-PMH: ${report.records} records in ${report.pages} pages${report.resumed ? ' (resumed)' : ''}${report.restarts ? `, restarted ${report.restarts}× after an expired token` : ''}; ${report.counts.inserted} papers added, ${report.counts.updated} updated${report.skipped ? `, ${report.skipped} records skipped` : ''}.`,
       );
     }
-    await tagAfterIngest(ctx, store);
+    await tagAfterIngest(ctx, tags);
     return 0;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    store.close();
+    await close();
   }
+}
+
+/** Where the harvest writes: PostgreSQL when a database address is given, else the SQLite file. */
+async function openTarget(
+  dbPath: string,
+  databaseUrl: string | null,
+): Promise<{ target: HarvestTarget; tags: TagStore; close: () => Promise<void> }> {
+  if (databaseUrl) {
+    const pg = await openIngestOnPostgres(databaseUrl);
+    return { target: pg.harvests, tags: pg.tags, close: () => pg.close() };
+  }
+  const store = openStore(dbPath);
+  return { target: harvestTarget(store), tags: store.tags, close: () => Promise.resolve(store.close()) };
 }

@@ -1,23 +1,32 @@
 import { basename } from 'node:path';
 import { defaultTaxonomy } from '@quire/core';
-import { DEFAULT_CONFIG, configFromEnv } from '../config.ts';
+import { DEFAULT_CONFIG, checkedUrl, configFromEnv, parseDatabaseUrl } from '../config.ts';
 import { QuireError, errorMessage } from '../errors.ts';
-import { importPaths, type ImportReport } from '../ingest/import-dumps.ts';
+import { importInto, type ImportReport } from '../ingest/import-dumps.ts';
 import { papersOf } from '../ingest/import-report.ts';
 import { createProgressBar, formatCount, formatDuration } from '../ingest/progress-bar.ts';
+import { sqliteImportWrites, type ImportWrites } from '../store/import-writes.ts';
+import { openIngestOnPostgres } from '../store/ingest-on-postgres.ts';
 import { openStore } from '../store/open-store.ts';
+import type { TagStore } from '../store/tag-store.ts';
 import { tagAfterIngest } from './command-topics.ts';
 
 export interface ImportCommandContext {
   dbPath: string;
   args: string[];
-  /** QUIRE_IMPORT_MAX_LINE_BYTES and QUIRE_IMPORT_MAX_XML_BYTES are read from here. */
+  /** QUIRE_IMPORT_MAX_LINE_BYTES, QUIRE_IMPORT_MAX_XML_BYTES and QUIRE_DATABASE_URL are read from here. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The PostgreSQL to import into, or null for the SQLite file at `dbPath`, whatever QUIRE_DATABASE_URL
+   * says (`--database-url` still wins). Unset: QUIRE_DATABASE_URL decides.
+   */
+  databaseUrl?: string | null;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 }
 
-const USAGE = 'Usage: quire import [--batch-size N] [--no-tag] [--json] <file or folder>…';
+const USAGE =
+  'Usage: quire import [--batch-size N] [--no-tag] [--json] [--database-url postgres://…] <file or folder>…';
 const SHOWN_SKIPPED_LINES = 20;
 
 interface ImportArgs {
@@ -26,6 +35,19 @@ interface ImportArgs {
   json: boolean;
   /** Leave tagging to `quire tag` or the server's start: a 2.7M-paper snapshot tags for a quarter of an hour. */
   tag: boolean;
+  /** --database-url: import into this PostgreSQL rather than the SQLite file. */
+  databaseUrl: string | undefined;
+}
+
+/** Where an import writes: the SQLite file, or PostgreSQL. */
+interface ImportEngine {
+  writes: ImportWrites;
+  tags: TagStore;
+  /** As the summary names it: the file's path, or the database's address without its password. */
+  where: string;
+  /** The command that tags what an import left untagged, in this store. */
+  tagCommand: string;
+  close(): Promise<void>;
 }
 
 /**
@@ -41,17 +63,18 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
     ctx.stderr.write(`${errorMessage(err)}\n${USAGE}\n`);
     return 2;
   }
-  let store;
+  let limits;
+  let engine: ImportEngine;
   try {
-    store = openStore(ctx.dbPath);
+    limits = { ...DEFAULT_CONFIG, ...configFromEnv(ctx.env ?? {}) };
+    engine = await openEngine(ctx.dbPath, args.databaseUrl ?? ctx.databaseUrl ?? limits.databaseUrl);
   } catch (err) {
     ctx.stderr.write(`${errorMessage(err)}\n`);
     return 1;
   }
   const bar = createProgressBar(ctx.stderr);
-  const limits = { ...DEFAULT_CONFIG, ...configFromEnv(ctx.env ?? {}) };
   try {
-    const report = await importPaths(store, args.paths, {
+    const report = await importInto(engine.writes, args.paths, {
       batchSize: args.batchSize,
       maxLineBytes: limits.importMaxLineBytes,
       maxXmlBytes: limits.importMaxXmlBytes,
@@ -65,11 +88,11 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
         ),
     });
     bar.finish();
-    ctx.stdout.write(args.json ? `${JSON.stringify(report)}\n` : summarise(report, ctx.dbPath));
-    if (args.tag) await tagAfterIngest(ctx, store);
+    ctx.stdout.write(args.json ? `${JSON.stringify(report)}\n` : summarise(report, engine.where));
+    if (args.tag) await tagAfterIngest(ctx, engine.tags);
     else {
       ctx.stderr.write(
-        'Tags not updated (--no-tag): `pnpm quire tag` brings them up to date, and so does the server after it starts.\n',
+        `Tags not updated (--no-tag): \`${engine.tagCommand}\` brings them up to date, and so does the server after it starts.\n`,
       );
     }
     return report.totals.failedFiles > 0 ? 1 : 0;
@@ -78,12 +101,39 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
     ctx.stderr.write(`${errorMessage(err)}\n`);
     return 1;
   } finally {
-    store.close();
+    await engine.close();
   }
 }
 
+async function openEngine(dbPath: string, databaseUrl: string | null): Promise<ImportEngine> {
+  if (databaseUrl) {
+    const pg = await openIngestOnPostgres(databaseUrl);
+    return {
+      writes: pg.imports,
+      tags: pg.tags,
+      where: pg.where,
+      tagCommand: 'pnpm quire tag --database-url <the same address>',
+      close: () => pg.close(),
+    };
+  }
+  const store = openStore(dbPath);
+  return {
+    writes: sqliteImportWrites(store),
+    tags: store.tags,
+    where: dbPath,
+    tagCommand: 'pnpm quire tag',
+    close: () => Promise.resolve(store.close()),
+  };
+}
+
 export function parseImportArgs(argv: readonly string[]): ImportArgs {
-  const out: ImportArgs = { paths: [], batchSize: undefined, json: false, tag: true };
+  const out: ImportArgs = {
+    paths: [],
+    batchSize: undefined,
+    json: false,
+    tag: true,
+    databaseUrl: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--json') {
@@ -100,6 +150,9 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
         );
       }
       out.batchSize = n;
+    } else if (arg === '--database-url' || arg.startsWith('--database-url=')) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      out.databaseUrl = checkedUrl(value ?? '', parseDatabaseUrl);
     } else if (arg === '--') {
       out.paths.push(...argv.slice(i + 1));
       break;
@@ -114,12 +167,12 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
   return out;
 }
 
-export function summarise(report: ImportReport, dbPath: string): string {
+export function summarise(report: ImportReport, where: string): string {
   const { totals } = report;
   const papers = papersOf(totals);
   const rate = report.durationMs > 0 ? (papers * 1000) / report.durationMs : 0;
   const lines = [
-    `Imported ${plural(totals.files - totals.failedFiles, 'file')} into ${dbPath} in ${formatDuration(report.durationMs)}` +
+    `Imported ${plural(totals.files - totals.failedFiles, 'file')} into ${where} in ${formatDuration(report.durationMs)}` +
       (totals.failedFiles > 0 ? `; ${plural(totals.failedFiles, 'file')} failed.` : '.'),
     `  papers:  ${formatCount(totals.inserted)} new, ${formatCount(totals.updated)} updated, ` +
       `${formatCount(totals.unchanged)} unchanged (${formatCount(papers)} read, ${formatCount(rate)} papers/s)`,

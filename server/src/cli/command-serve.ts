@@ -38,8 +38,8 @@ export async function runServe(ctx: CliContext): Promise<number> {
     );
   }
   if (importPaths.length > 0) {
-    // Into the SQLite file: with --database-url that file is not what this server serves (see below).
-    const code = await runImport({ ...ctx, args: importPaths });
+    // Where this server reads its papers: the SQLite file, or PostgreSQL with QUIRE_DATABASE_URL.
+    const code = await runImport({ ...ctx, args: importPaths, databaseUrl: config.databaseUrl ?? null });
     if (code !== 0)
       writeLine(ctx.stderr, 'quire: some files could not be imported (see above); serving what is stored.');
   }
@@ -58,12 +58,6 @@ export async function runServe(ctx: CliContext): Promise<number> {
       ctx.stdout,
       `Papers, tags, topic counts, search, the ingest log, groups, invites, calendar feeds and group updates are all on ${server.store.where}; no SQLite file is used (${config.dbPath} is not read).`,
     );
-    if (importPaths.length > 0) {
-      writeLine(
-        ctx.stdout,
-        `The files given to --import went into ${config.dbPath}, which this server does not serve: import them into PostgreSQL with \`quire import --database-url <url>\`.`,
-      );
-    }
   }
   if (server.cluster) {
     writeLine(

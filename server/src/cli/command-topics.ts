@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { normaliseArxivId } from '@quire/core';
+import { defaultTaxonomy, normaliseArxivId } from '@quire/core';
+import { checkedUrl, parseDatabaseUrl } from '../config.ts';
 import { QuireError } from '../errors.ts';
+import { openIngestOnPostgres } from '../store/ingest-on-postgres.ts';
 import { openStore, type Store } from '../store/open-store.ts';
+import type { TagStore } from '../store/tag-store.ts';
 import { openTopics } from '../topics/open-topics.ts';
-import type { RetagReport } from '../topics/retag.ts';
+import { retag, type RetagReport } from '../topics/retag.ts';
 import type { TopicService, TopicSummary } from '../topics/topic-service.ts';
-import { writeLine, type CliContext } from './cli-context.ts';
+import { baseConfig, writeLine, type CliContext } from './cli-context.ts';
 
 const OPTIONS = {
   'as-of': { type: 'string' },
@@ -154,18 +157,31 @@ export function runTags(ctx: CliContext): Promise<number> {
   });
 }
 
-/** After an import or harvest: tag what arrived, so topics are current when the command ends. */
-export async function tagAfterIngest(ctx: Pick<CliContext, 'stderr'>, store: Store): Promise<void> {
-  const { retagged } = await openTopics(store, undefined, { onProgress: progressTo(ctx) });
-  reportRetag(ctx, retagged);
+/**
+ * After an import or harvest: tag what arrived, so topics are current when the command ends. `tags` are
+ * either engine's (a SQLite store's, or PostgreSQL's).
+ */
+export async function tagAfterIngest(ctx: Pick<CliContext, 'stderr'>, tags: TagStore): Promise<void> {
+  reportRetag(ctx, await retag(tags, defaultTaxonomy(), { onProgress: progressTo(ctx) }));
 }
 
-/** `quire tag [--full]`: bring tags up to date now (they are also updated after every import and harvest). */
+/**
+ * `quire tag [--full] [--database-url URL]`: bring tags up to date now (they are also updated after every
+ * import and harvest), in the SQLite file or, with a database address (or QUIRE_DATABASE_URL), in PostgreSQL.
+ */
 export async function runTag(ctx: CliContext): Promise<number> {
-  const { values } = parseArgs({ args: ctx.args, options: OPTIONS, strict: true });
-  const store = openStore(ctx.dbPath);
+  const { values } = parseArgs({
+    args: ctx.args,
+    options: { ...OPTIONS, 'database-url': { type: 'string' } },
+    strict: true,
+  });
+  const config = baseConfig(ctx);
+  const url = values['database-url']
+    ? checkedUrl(values['database-url'], parseDatabaseUrl)
+    : config.databaseUrl;
+  const { tags, close } = await openTags(ctx.dbPath, url);
   try {
-    const { retagged } = await openTopics(store, undefined, {
+    const retagged = await retag(tags, defaultTaxonomy(), {
       full: values.full ?? false,
       onProgress: progressTo(ctx),
     });
@@ -173,6 +189,19 @@ export async function runTag(ctx: CliContext): Promise<number> {
     if (values.json) writeLine(ctx.stdout, JSON.stringify(retagged));
     return 0;
   } finally {
-    store.close();
+    await close();
   }
+}
+
+/** The tags of the SQLite file, or of PostgreSQL at `url`. */
+async function openTags(
+  dbPath: string,
+  url: string | null,
+): Promise<{ tags: TagStore; close: () => Promise<void> }> {
+  if (url) {
+    const pg = await openIngestOnPostgres(url);
+    return { tags: pg.tags, close: () => pg.close() };
+  }
+  const store = openStore(dbPath);
+  return { tags: store.tags, close: () => Promise.resolve(store.close()) };
 }

@@ -27,11 +27,14 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
 const USAGE = `Usage: pnpm quire <command> [options]   (--db PATH or QUIRE_DB selects the database; default ${DEFAULT_CONFIG.dbPath})
 
 Commands:
-  import <path…> [--no-tag] import dumps, files or folders (listing JSON Lines, Kaggle snapshot, OAI-PMH XML; plain, .gz or .br);
-                            a killed import resumes where it stopped; --no-tag leaves tagging to quire tag or the server
+  import <path…> [--no-tag] [--database-url URL]
+                            import dumps, files or folders (listing JSON Lines, Kaggle snapshot, OAI-PMH XML; plain, .gz or .br);
+                            a killed import resumes where it stopped; --no-tag leaves tagging to quire tag or the server;
+                            --database-url (or QUIRE_DATABASE_URL) imports into PostgreSQL instead of the SQLite file
   harvest [--oai URL | --rss URL] [--set cs] [--categories cs.AI,cs.LG] [--from DATE] [--until DATE]
-          [--prefix arXivRaw|arXiv|oai_dc] [--delay SECONDS] [--retries N]
-                            harvest arXiv (default: RSS listings, then OAI-PMH, 3 seconds between requests)
+          [--prefix arXivRaw|arXiv|oai_dc] [--delay SECONDS] [--retries N] [--database-url URL]
+                            harvest arXiv (default: RSS listings, then OAI-PMH, 3 seconds between requests);
+                            --database-url (or QUIRE_DATABASE_URL) harvests into PostgreSQL
   fetch <arxiv id or URL> [--api URL]
                             fetch one paper through arXiv's query API
   stats [--json]            what the store holds
@@ -40,7 +43,9 @@ Commands:
   topics [--as-of DATE] [--sort rising|largest] [--json]
                             every topic's momentum
   tags <arxiv id> [--json]  a paper's topics with the evidence
-  tag [--full]              bring stored tags up to date (done after every import and harvest)
+  tag [--full] [--database-url URL]
+                            bring stored tags up to date (done after every import and harvest), in PostgreSQL
+                            with --database-url (or QUIRE_DATABASE_URL)
   serve [--port N] [--host H] [--import <path…>] [--no-harvest] [--database-url URL] [--redis-url URL]
                             run the server (API, web app, background harvest)
   migrate --from sqlite:PATH --to postgres://… [--batch-size N]

@@ -1,5 +1,6 @@
 import type { Store } from '../store/open-store.ts';
 import { sqliteHarvestWrites, type HarvestWrites } from '../store/harvest-writes.ts';
+import { isPgPool, pgHarvestTarget, type PgPool } from '../store/ingest-on-postgres.ts';
 
 export type { UpsertCounts } from '../store/paper-store.ts';
 export { ZERO_COUNTS, addCounts, type PaperBatch } from '../store/harvest-writes.ts';
@@ -11,6 +12,10 @@ export { ZERO_COUNTS, addCounts, type PaperBatch } from '../store/harvest-writes
  */
 export type HarvestTarget = HarvestWrites;
 
-export function harvestTarget(store: Store): HarvestTarget {
-  return sqliteHarvestWrites(store);
+/**
+ * A harvester's writes into the node's SQLite store, or into PostgreSQL over `pool` (a migrated one, which
+ * the caller keeps and ends).
+ */
+export function harvestTarget(on: Store | PgPool, options: { now?: () => Date } = {}): HarvestTarget {
+  return isPgPool(on) ? pgHarvestTarget(on, options) : sqliteHarvestWrites(on);
 }

@@ -2,6 +2,12 @@ import { normalisePaper, type PaperEntity, type Taxonomy } from '@quire/core';
 import { QuireError, errorMessage } from '../errors.ts';
 import { parseOaiResponse } from '../sources/oai-pmh.ts';
 import type { IngestErrorNote } from '../store/harvest-state.ts';
+import {
+  sqliteImportWrites,
+  type CheckpointChange,
+  type ImportWrites,
+  type PreparedExtras,
+} from '../store/import-writes.ts';
 import type { Store } from '../store/open-store.ts';
 import type { KnownTerms } from '../store/search-index-schema.ts';
 import type { KnownTags } from '../store/tag-store.ts';
@@ -78,11 +84,8 @@ const DEFAULT_PREPARE_THREAD_FROM_BYTES = 2 * 1024 * 1024;
 // Batches prepared beyond the one being written: enough that the prepare thread never waits for work.
 const PREPARED_AHEAD = 2;
 
-// Dumps announce papers as listed, so their dates may set or correct a stored listing date.
-const AS_LISTING = { countsAsListing: true } as const;
-
 interface ImportContext {
-  store: Store;
+  store: ImportWrites;
   batchSize: number;
   maxLineBytes: number;
   maxXmlBytes: number;
@@ -110,8 +113,20 @@ interface Resumable {
  * and reported; a file that cannot be read or recognised, or a page past `maxXmlBytes`, fails alone and the
  * import carries on with the next. Each file is recorded in the ingest log.
  */
-export async function importPaths(
+export function importPaths(
   store: Store,
+  paths: readonly string[],
+  opts: ImportOptions = {},
+): Promise<ImportReport> {
+  return importInto(sqliteImportWrites(store), paths, opts);
+}
+
+/**
+ * `importPaths` into either engine's writes (PostgreSQL's: store/pg/pg-import-writes.ts). An engine whose
+ * batches cannot carry tags leaves every imported paper stale for the re-tag, and says why in the report.
+ */
+export async function importInto(
+  store: ImportWrites,
   paths: readonly string[],
   opts: ImportOptions = {},
 ): Promise<ImportReport> {
@@ -129,7 +144,11 @@ export async function importPaths(
   const { files: candidates, notes } = await expandPaths(paths);
   const bytesTotal = candidates.reduce((sum, file) => sum + file.bytes, 0);
   const inThread = bytesTotal >= (opts.prepareThreadFromBytes ?? DEFAULT_PREPARE_THREAD_FROM_BYTES);
-  const plan = opts.tagWith ? await planImportTagging(store.tags, opts.tagWith, now()) : null;
+  const plan = !opts.tagWith
+    ? null
+    : store.noPreparedTags !== null
+      ? { tagging: null, leftToRetag: store.noPreparedTags }
+      : await planImportTagging(store.tags, opts.tagWith, now());
   const tagging = plan?.tagging ?? null;
   const here = prepareHere(tagging);
   // One parse thread and one tagging thread for the whole run, started by its first JSON Lines file.
@@ -178,7 +197,7 @@ async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise
   const report = emptyFileReport(candidate.path, candidate.bytes);
   const startedAt = ctx.now();
   // Logged before the first batch, so an import killed outright still shows on the status page.
-  const logId = ctx.store.state.startIngest('import', candidate.path, startedAt);
+  const logId = await ctx.store.startIngest('import', candidate.path, startedAt);
   ctx.progress.startFile(candidate.path, candidate.bytes);
   try {
     if (candidate.error) throw candidate.error;
@@ -206,7 +225,7 @@ async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise
   ctx.progress.finishFile();
   const finishedAt = ctx.now();
   report.durationMs = finishedAt.getTime() - startedAt.getTime();
-  ctx.store.state.finishIngest(logId, {
+  await ctx.store.finishIngest(logId, {
     finishedAt,
     inserted: report.inserted,
     updated: report.updated,
@@ -227,7 +246,11 @@ async function checkpointOf(ctx: ImportContext, path: string): Promise<Resumable
   } catch (err) {
     throw unreadable(path, err);
   }
-  return { key, identity, from: resumePoint(ctx.store.state.getCheckpoint<ImportCheckpoint>(key), identity) };
+  return {
+    key,
+    identity,
+    from: resumePoint(await ctx.store.getCheckpoint<ImportCheckpoint>(key), identity),
+  };
 }
 
 /** Lines read for one batch, sent to be prepared; written in the order they were read. */
@@ -287,17 +310,10 @@ async function importLines(
       noteError(report, error.line, error.message);
     }
     const checkpoint: ImportCheckpoint = { path: report.path, ...identity, ...batch.position };
-    store(
-      ctx,
-      papers,
-      report,
-      () => {
-        if (done) ctx.store.state.clearCheckpoint(key);
-        else ctx.store.state.setCheckpoint(key, checkpoint);
-      },
-      known,
+    await store(ctx, papers, report, done ? { key, clear: true } : { key, value: checkpoint }, {
+      knownTerms: known,
       knownTags,
-    );
+    });
   };
   for await (const run of splitLines(dump.bytes, ctx.maxLineBytes, position)) {
     for (const [i, line] of run.lines.entries()) {
@@ -363,26 +379,21 @@ async function importPage(ctx: ImportContext, dump: OpenedDump, report: FileRepo
       );
     }
   }
-  store(ctx, papers, report);
+  await store(ctx, papers, report);
 }
 
 /**
- * Stores `papers` and whatever `alongside` writes in one transaction; progress is told once it committed.
- * `knownTerms`, `knownTags`: search terms and tags the prepare thread computed for these papers.
+ * Stores `papers` and the file's `checkpoint` change in one transaction; progress is told once it
+ * committed. `extras`: search terms and tags the prepare thread computed for these papers.
  */
-function store(
+async function store(
   ctx: ImportContext,
   papers: readonly PaperEntity[],
   report: FileReport,
-  alongside?: () => void,
-  knownTerms?: KnownTerms,
-  knownTags?: KnownTags,
-): void {
-  const counts = ctx.store.transaction(() => {
-    const stored = ctx.store.papers.upsertBatch(papers, { ...AS_LISTING, knownTerms, knownTags });
-    alongside?.();
-    return stored;
-  });
+  checkpoint: CheckpointChange | null = null,
+  extras: PreparedExtras = {},
+): Promise<void> {
+  const counts = await ctx.store.storeBatch(papers, extras, checkpoint);
   report.inserted += counts.inserted;
   report.updated += counts.updated;
   report.unchanged += counts.unchanged;

@@ -99,8 +99,9 @@ export class PgHarvestState {
     ]);
   }
 
-  async clearCheckpoint(key: string): Promise<void> {
-    await this.#pool.query(DELETE_CHECKPOINT, [key]);
+  /** On `client` when given, as setCheckpoint. */
+  async clearCheckpoint(key: string, client?: PgClient): Promise<void> {
+    await (client ?? this.#pool).query(DELETE_CHECKPOINT, [key]);
   }
 
   async logIngest(entry: IngestLogEntry): Promise<IngestRecord> {

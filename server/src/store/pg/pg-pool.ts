@@ -26,6 +26,11 @@ export async function openPgPool(url: string): Promise<PgPool> {
   return pool;
 }
 
+/** Whether `x` is a pool of this module's (callers outside store/ take either engine's handle). */
+export function isPgPool(x: unknown): x is PgPool {
+  return x instanceof pg.Pool;
+}
+
 /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
 export async function inTransaction<T>(pool: PgPool, fn: (client: PgClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

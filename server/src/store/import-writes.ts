@@ -1,0 +1,65 @@
+import type { PaperEntity } from '@quire/core';
+import type { IngestKind, IngestLogEntry } from './harvest-state.ts';
+import type { Store } from './open-store.ts';
+import type { UpsertCounts } from './paper-store.ts';
+import type { KnownTerms } from './search-index-schema.ts';
+import type { KnownTags, TagStore } from './tag-store.ts';
+import { settled } from './settled.ts';
+
+/** What a batch does to its file's checkpoint, in the batch's own transaction. */
+export type CheckpointChange = { key: string; value: unknown } | { key: string; clear: true };
+
+/** Search terms and tags the import worked out for a batch's papers beside parsing them. */
+export interface PreparedExtras {
+  knownTerms?: KnownTerms;
+  knownTags?: KnownTags;
+}
+
+/**
+ * What `quire import` writes, on either engine: each batch whole with its file's checkpoint, the
+ * checkpoints read back to resume, the ingest log (a row opened as a file starts, so a killed import still
+ * shows), and the tags the re-tag after it brings up to date. SQLite's answers at once.
+ */
+export interface ImportWrites {
+  readonly tags: TagStore;
+  /**
+   * Why batches cannot carry tags the import worked out (the re-tag after the import tags them), or null
+   * when they can.
+   */
+  readonly noPreparedTags: string | null;
+  storeBatch(
+    papers: readonly PaperEntity[],
+    extras: PreparedExtras,
+    checkpoint: CheckpointChange | null,
+  ): Promise<UpsertCounts>;
+  getCheckpoint<T>(key: string): Promise<T | undefined>;
+  startIngest(kind: IngestKind, source: string, startedAt: Date): Promise<number>;
+  finishIngest(id: number, entry: Omit<IngestLogEntry, 'kind' | 'source' | 'startedAt'>): Promise<void>;
+}
+
+// Dumps announce papers as listed, so their dates may set or correct a stored listing date.
+export const AS_LISTING = { countsAsListing: true } as const;
+
+/** An import's writes into a SQLite file: the import's hot path, one synchronous transaction a batch. */
+export function sqliteImportWrites(store: Store): ImportWrites {
+  return {
+    tags: store.tags,
+    noPreparedTags: null,
+    storeBatch: (papers, extras, checkpoint) =>
+      settled(() =>
+        store.transaction(() => {
+          const counts = store.papers.upsertBatch(papers, { ...AS_LISTING, ...extras });
+          if (!checkpoint) return counts;
+          if ('clear' in checkpoint) store.state.clearCheckpoint(checkpoint.key);
+          else store.state.setCheckpoint(checkpoint.key, checkpoint.value);
+          return counts;
+        }),
+      ),
+    getCheckpoint: <T>(key: string) => settled(() => store.state.getCheckpoint<T>(key)),
+    startIngest: (kind, source, startedAt) => settled(() => store.state.startIngest(kind, source, startedAt)),
+    finishIngest: (id, entry) =>
+      settled(() => {
+        store.state.finishIngest(id, entry);
+      }),
+  };
+}
