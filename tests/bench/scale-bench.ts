@@ -62,10 +62,10 @@ const lat = (l: Latency): string => `${ms(l.p50)} p50, ${ms(l.p95)} p95, ${ms(l.
 const say = (line: string): void => console.log(`scale: ${line}`);
 
 const USAGE =
-  'Usage: pnpm bench scale [--copies N] [--engine sqlite|postgres] [--keep DIR | --reuse DIR]   (N copies of ' +
-  'the corpus, default 1; --engine postgres loads and serves a throwaway PostgreSQL; --keep builds in DIR and ' +
-  'keeps the database there, --reuse serves the database a --keep left in DIR (SQLite only); both skip the ' +
-  'import of one more copy)';
+  'Usage: pnpm bench scale [--copies N] [--engine sqlite|postgres] [--keep DIR | --reuse DIR] [--verbose]   ' +
+  '(N copies of the corpus, default 1; --engine postgres loads and serves a throwaway PostgreSQL; --keep ' +
+  'builds in DIR and keeps the database there, --reuse serves the database a --keep left in DIR (SQLite ' +
+  "only); both skip the import of one more copy; --verbose prints each search's cold and warm time)";
 
 /** What a `--keep` folder holds besides the database, so `--reuse` knows what it serves. */
 const KEPT_FILE = 'scale-kept.json';
@@ -81,6 +81,8 @@ interface ScaleOptions {
   dir: string | null;
   reuse: boolean;
   engine: ScaleEngineName;
+  /** Each of the 40 searches' cold and warm time, in a table (which kinds are slow). */
+  verbose: boolean;
 }
 
 /** Says why the bench will not run, and stops before anything is made: no stack trace for a wrong option. */
@@ -90,7 +92,7 @@ function refuse(message: string): never {
 }
 
 function parseOptions(args: readonly string[]): ScaleOptions {
-  let values: { copies?: string; keep?: string; reuse?: string; engine?: string } = {};
+  let values: { copies?: string; keep?: string; reuse?: string; engine?: string; verbose?: boolean } = {};
   try {
     values = parseArgs({
       args: [...args],
@@ -99,6 +101,7 @@ function parseOptions(args: readonly string[]): ScaleOptions {
         keep: { type: 'string' },
         reuse: { type: 'string' },
         engine: { type: 'string' },
+        verbose: { type: 'boolean' },
       },
       strict: true,
     }).values;
@@ -116,14 +119,14 @@ function parseOptions(args: readonly string[]): ScaleOptions {
     const kept = readKept(values.reuse);
     if (values.copies !== undefined && Number(values.copies) !== kept.copies)
       refuse(`${values.reuse} holds ${kept.copies} copies, not ${values.copies}: leave --copies out.`);
-    return { copies: kept.copies, dir: values.reuse, reuse: true, engine };
+    return { copies: kept.copies, dir: values.reuse, reuse: true, engine, verbose: values.verbose ?? false };
   }
   const n = Number(values.copies ?? 1);
   if (!Number.isInteger(n) || n < 1)
     refuse(`--copies needs a whole number of at least 1, not "${values.copies}".\n${USAGE}`);
   if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0)
     refuse(`--keep ${values.keep}: the folder is not empty; name a new or empty one (or --reuse it).`);
-  return { copies: n, dir: values.keep ?? null, reuse: false, engine };
+  return { copies: n, dir: values.keep ?? null, reuse: false, engine, verbose: values.verbose ?? false };
 }
 
 function readKept(dir: string): KeptBuild {
@@ -168,7 +171,22 @@ async function searchPass(base: string, queries: readonly BenchQuery[]) {
     totals.push(res.body.total);
     if (res.ms > slowest.ms) slowest = { q, ms: round(res.ms), total: res.body.total };
   }
-  return { latency: latency(times), slowest, noHits: totals.filter((t) => t === 0).length };
+  return { latency: latency(times), slowest, noHits: totals.filter((t) => t === 0).length, times, totals };
+}
+
+/** `--verbose`: one line per search, in the order asked, so the slow kinds show. */
+function sayEachSearch(
+  queries: readonly BenchQuery[],
+  cold: { times: number[]; totals: number[] },
+  warm: { times: number[] },
+): void {
+  say('  cold ms  warm ms     found  kind    query');
+  queries.forEach(({ kind, q }, i) => {
+    const cell = (n: number | undefined, width: number) =>
+      (n === undefined ? '' : n.toFixed(1)).padStart(width);
+    const found = (cold.totals[i] ?? 0).toLocaleString('en-US').padStart(9);
+    say(`  ${cell(cold.times[i], 7)}  ${cell(warm.times[i], 7)}  ${found}  ${kind.padEnd(6)}  ${q}`);
+  });
 }
 
 async function eachTimed(urls: readonly string[]) {
@@ -447,6 +465,7 @@ async function measureOn(
   );
   const warm = await searchPass(base, queries);
   say(`search, the same again: ${lat(warm.latency)}; slowest ${warm.slowest.q}`);
+  if (options.verbose) sayEachSearch(queries, cold, warm);
   const topics = await eachTimed(firstTopics.body.map((t) => `${base}/api/topics/${t.slug}`));
   say(
     `topic API over all ${firstTopics.body.length} topics: ${lat(topics.latency)}; slowest ${topics.slowest.url.split('/').pop()}`,
