@@ -105,3 +105,75 @@ describe('topic filters from a set held in memory', () => {
     expect(index.newest('"agent"', closure, { limit: 10, offset: 0 })).toEqual(want);
   });
 });
+
+describe('category filters', () => {
+  const inCategory = (categories: string[]): IndexFilters => ({
+    topics: null,
+    topicsFrom: 'tags',
+    categories,
+    from: null,
+    to: null,
+  });
+  const rankedIn = (index: SearchIndex, categories: string[]) =>
+    index
+      .ranked('"agent"', inCategory(categories), FIELD_BOOSTS, { limit: 10, offset: 0, window: 100 })
+      .rows.map((r) => r.paperId)
+      .sort();
+
+  it('keep the papers of a category or archive, read as a set or probed, and a paper stored since', () => {
+    store.papers.upsertBatch(
+      [
+        normalisePaper({
+          id: '2604.10005',
+          title: 'Agents 5',
+          abstract: 'Paper 5 is about agents.',
+          authors: ['Ada Lovelace'],
+          categories: ['cs.RO'],
+          listingDate: '2026-04-06',
+        }),
+      ],
+      { countsAsListing: true },
+    );
+    const index = new SearchIndex(readOnly);
+    const learning = ['2604.10001', '2604.10002', '2604.10003', '2604.10004'];
+    // A handful of papers: reading the category's docs is the cheaper plan, and the set is kept.
+    expect(rankedIn(index, ['cs.lg'])).toEqual(learning);
+    expect(DocSets.of(readOnly).has('categories', ['cs.LG'])).toBe(true);
+    expect(rankedIn(index, ['cs.lg'])).toEqual(learning);
+    expect(rankedIn(index, ['cs'])).toEqual([...learning, '2604.10005']);
+    expect(rankedIn(index, ['cs.ro', 'math'])).toEqual(['2604.10005']);
+    expect(rankedIn(index, ['cs.xx'])).toEqual([]);
+    expect(index.newest('"agent"', inCategory(['cs.ro']), { limit: 10, offset: 0 })).toEqual({
+      ids: ['2604.10005'],
+      total: 1,
+    });
+    store.papers.upsertBatch([paper(6, 'Agents 6')], { countsAsListing: true });
+    expect(rankedIn(index, ['cs.lg'])).toEqual([...learning, '2604.10006']);
+  });
+});
+
+describe('a topic closure with dates and no text', () => {
+  it('reads the papers of those dates only', () => {
+    const index = new SearchIndex(readOnly);
+    tag('rl-for-tool-use', '2604.10004');
+    const dated = (from: string | null, to: string | null): IndexFilters => ({
+      ...inTopic,
+      topicsFrom: 'closure',
+      from,
+      to,
+    });
+    const page = { limit: 10, offset: 0 };
+    expect(index.newest(null, dated('2026-04-03', null), page)).toEqual({
+      ids: ['2604.10004', '2604.10003'],
+      total: 2,
+    });
+    expect(index.newest(null, dated(null, '2026-04-04'), page)).toEqual({
+      ids: ['2604.10003', '2604.10001'],
+      total: 2,
+    });
+    expect(index.newest(null, dated('2026-04-03', '2026-04-04'), page)).toEqual({
+      ids: ['2604.10003'],
+      total: 1,
+    });
+  });
+});

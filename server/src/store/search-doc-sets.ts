@@ -25,10 +25,13 @@ const CLOSURE_DOCS = `SELECT d.doc FROM paper_topics t JOIN search_docs d ON d.p
   WHERE t.topic IN (SELECT value FROM json_each(?))`;
 const TAGGED_DOCS = `SELECT d.doc FROM paper_tags t JOIN search_docs d ON d.paper_id = t.paper_id
   WHERE t.topic IN (SELECT value FROM json_each(?))`;
+/** The docs of the papers in any of these categories, as stored (see search-category-filter.ts). */
+const CATEGORY_DOCS = `SELECT d.doc FROM paper_categories c JOIN search_docs d ON d.paper_id = c.paper_id
+  WHERE c.category IN (SELECT value FROM json_each(?))`;
 // Another connection's commits change data_version, this connection's own change total_changes().
 const DATA_VERSION = `SELECT (SELECT data_version FROM pragma_data_version) || ' ' || total_changes()`;
 
-export type DocSetSource = 'closure' | 'tags';
+export type DocSetSource = 'closure' | 'tags' | 'categories';
 
 interface DocSet {
   number: number;
@@ -40,6 +43,7 @@ export class DocSets {
   readonly #byNumber = new Map<number, Uint32Array>();
   readonly #closureDocs: Statement<[string], number>;
   readonly #taggedDocs: Statement<[string], number>;
+  readonly #categoryDocs: Statement<[string], number>;
   readonly #dataVersion: Statement<[], string>;
   #version = '';
   #next = 1;
@@ -48,6 +52,7 @@ export class DocSets {
   private constructor(db: Database) {
     this.#closureDocs = db.prepare<[string], number>(CLOSURE_DOCS).pluck();
     this.#taggedDocs = db.prepare<[string], number>(TAGGED_DOCS).pluck();
+    this.#categoryDocs = db.prepare<[string], number>(CATEGORY_DOCS).pluck();
     this.#dataVersion = db.prepare<[], string>(DATA_VERSION).pluck();
     db.function(IN_DOC_SET_FUNCTION, { varargs: false }, (set: unknown, doc: unknown) => {
       const bits = this.#byNumber.get(Number(set));
@@ -64,7 +69,10 @@ export class DocSets {
     return sets;
   }
 
-  /** Whether the set for these topics is held and still current (so using it costs no gathering). */
+  /**
+   * Whether the set for these topics (or categories) is held and still current (so using it costs no
+   * gathering).
+   */
   has(source: DocSetSource, topics: readonly string[]): boolean {
     this.#checkVersion();
     return this.#byKey.has(keyOf(source, topics));
@@ -81,7 +89,10 @@ export class DocSets {
       this.#byKey.set(key, held);
       return held.number;
     }
-    const docs = (source === 'closure' ? this.#closureDocs : this.#taggedDocs).all(JSON.stringify(topics));
+    const read = { closure: this.#closureDocs, tags: this.#taggedDocs, categories: this.#categoryDocs }[
+      source
+    ];
+    const docs = read.all(JSON.stringify(topics));
     let top = 0;
     for (const d of docs) if (d > top) top = d;
     const bits = new Uint32Array((top >>> 5) + 1);
