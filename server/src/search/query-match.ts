@@ -59,8 +59,12 @@ export function textMatch(parts: QueryParts, mode: 'AND' | 'OR'): Match | null {
  */
 export function wordsMatch(parts: QueryParts, mode: 'AND' | 'OR'): Match | null {
   if (!parts.groups.some((g) => g.prefix && g.asWord !== true)) return null;
-  const groups = parts.groups.map((g) => ({ ...g, asWord: true }));
-  return textMatch({ ...parts, groups }, mode);
+  return textMatch(asWords(parts), mode);
+}
+
+/** The parts with every prefix asked as its word. */
+export function asWords(parts: QueryParts): QueryParts {
+  return { ...parts, groups: parts.groups.map((g) => ({ ...g, asWord: true })) };
 }
 
 /**
