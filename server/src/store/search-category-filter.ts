@@ -14,8 +14,13 @@ import type { DocSets } from './search-doc-sets.ts';
 const PROBE_US = 2.5;
 const GATHER_US = 1.4;
 const LOOKUP_US = 0.08;
-/** Text matches counted at most to choose (a single word's count costs about 20 ns a match). */
-export const CATEGORY_PLAN_COUNT = 200_000;
+/**
+ * Text matches counted at most to choose a filter's plan (a single word's count costs about 20 ns a
+ * match): further than the exact total goes, as a common word's matches are what a probe walks.
+ */
+export const PLAN_COUNT_UP_TO = 200_000;
+/** See WALKS_PER_SEARCH in search-index.ts: the probes are paid again by the titles' walk. */
+const WALKS_PER_SEARCH = 2;
 
 // Every distinct category, one index seek each (the primary key starts with the category): a store holds
 // a few hundred, so this is cheaper than keeping them and knowing when they change.
@@ -63,12 +68,13 @@ export class SearchCategoryFilter {
     textMatches: (cap: number) => number,
   ): 'set' | 'probe' {
     if (this.#docSets.has('categories', names)) return 'set';
-    const matches = textMatches(CATEGORY_PLAN_COUNT);
+    const matches = textMatches(PLAN_COUNT_UP_TO);
     // Past this many papers, reading them costs more than probing every match.
-    const cap = Math.ceil((PROBE_US * matches) / GATHER_US) + 1;
+    const cap = Math.ceil((WALKS_PER_SEARCH * PROBE_US * matches) / GATHER_US) + 1;
     const size = this.#papersIn.get(JSON.stringify(names), cap) ?? 0;
     if (size >= cap) return 'probe';
     const read = Math.min(matches, (window * Math.max(1, papers)) / Math.max(1, size));
-    return GATHER_US * size + LOOKUP_US * matches < PROBE_US * read ? 'set' : 'probe';
+    const probes = WALKS_PER_SEARCH * PROBE_US * read;
+    return GATHER_US * size + LOOKUP_US * matches < probes ? 'set' : 'probe';
   }
 }
