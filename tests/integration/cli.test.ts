@@ -141,7 +141,7 @@ describe('pnpm quire', () => {
     );
   });
 
-  it('import and harvest into PostgreSQL name a wrong or unreachable address, password left out', async () => {
+  it('import, harvest and stats on PostgreSQL name a wrong or unreachable address, password left out', async () => {
     const file = join(listingsDir, '2026-03-16.jsonl.br');
     const closed = 'postgres://quire:secret@127.0.0.1:9/quire';
     const unreachable = await runCli(['import', '--db', t.dbPath, '--database-url', closed, file]);
@@ -168,6 +168,14 @@ describe('pnpm quire', () => {
     expect(harvest.stderr).toMatch(
       /^quire: Cannot reach PostgreSQL at postgres:\/\/quire:\*\*\*@127\.0\.0\.1:9\/quire/m,
     );
+
+    const stats = await runCli(['stats', '--db', t.dbPath], { QUIRE_DATABASE_URL: closed });
+    expect(stats.code).toBe(1);
+    expect(stats.stderr).toContain('Cannot reach PostgreSQL at postgres://quire:***@127.0.0.1:9/quire');
+    expect(stats.stderr).not.toContain('secret');
+    const statsWrong = await runCli(['stats', '--database-url', 'mysql://127.0.0.1/quire']);
+    expect(statsWrong.code).toBe(2);
+    expect(statsWrong.stderr).toContain('Usage: quire stats');
   });
 
   it('a broken dump line is skipped and reported with its line number', async () => {

@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { checkedUrl, configFromEnv, parseDatabaseUrl } from '../config.ts';
 import { QuireError, errorMessage } from '../errors.ts';
 import { formatCount } from '../ingest/progress-bar.ts';
 import type { IngestRecord, IngestStatus } from '../store/harvest-state.ts';
-import { openStore } from '../store/open-store.ts';
 import type { PaperStats } from '../store/paper-store.ts';
+import { openStoresAt, type StoreSource } from '../store/stores.ts';
 
 export interface StatsCommandContext {
   dbPath: string;
   args: string[];
+  /** QUIRE_DATABASE_URL is read from here (the process's environment when run from the CLI). */
+  env?: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
@@ -29,42 +33,60 @@ export interface StatsOutput extends PaperStats {
   lastHarvest: HarvestSummary | null;
 }
 
-const USAGE = 'Usage: quire stats [--json]';
+const USAGE = 'Usage: quire stats [--json] [--database-url URL]';
 // The corpus has over a hundred primary categories; a terminal table needs only the head of the list.
 const SHOWN_CATEGORIES = 25;
 
-/** `quire stats [--json]`: what the database holds. --json prints exactly one JSON object. */
-export function runStats(ctx: StatsCommandContext): Promise<number> {
-  const unknown = ctx.args.find((arg) => arg !== '--json');
-  if (unknown !== undefined) {
-    ctx.stderr.write(`Unknown argument ${unknown} for stats.\n${USAGE}\n`);
-    return Promise.resolve(2);
+/**
+ * `quire stats [--json] [--database-url URL]`: what the database holds (the SQLite file, or PostgreSQL with
+ * a database address or QUIRE_DATABASE_URL). --json prints exactly one JSON object.
+ */
+export async function runStats(ctx: StatsCommandContext): Promise<number> {
+  let json: boolean;
+  let source: StoreSource;
+  try {
+    const { values } = parseArgs({
+      args: ctx.args,
+      options: { json: { type: 'boolean' }, 'database-url': { type: 'string' } },
+      strict: true,
+    });
+    json = values.json ?? false;
+    const url = values['database-url']
+      ? checkedUrl(values['database-url'], parseDatabaseUrl)
+      : configFromEnv(ctx.env ?? {}).databaseUrl;
+    source = url ? { engine: 'postgres', databaseUrl: url } : { engine: 'sqlite', dbPath: ctx.dbPath };
+  } catch (err) {
+    ctx.stderr.write(`${errorMessage(err)}\n${USAGE}\n`);
+    return 2;
   }
   let output: StatsOutput;
   try {
-    output = readStats(ctx.dbPath);
+    output = await readStats(source);
   } catch (err) {
     ctx.stderr.write(`${errorMessage(err)}\n`);
-    return Promise.resolve(1);
+    return 1;
   }
-  ctx.stdout.write(ctx.args.includes('--json') ? `${JSON.stringify(output)}\n` : renderStats(output));
-  return Promise.resolve(0);
+  ctx.stdout.write(json ? `${JSON.stringify(output)}\n` : renderStats(output));
+  return 0;
 }
 
-export function readStats(dbPath: string): StatsOutput {
+export async function readStats(source: StoreSource): Promise<StatsOutput> {
   // Reading stats must not leave an empty database behind a mistyped --db path.
-  if (dbPath !== ':memory:' && !existsSync(dbPath)) {
+  if (source.engine === 'sqlite' && source.dbPath !== ':memory:' && !existsSync(source.dbPath)) {
     throw new QuireError(
       'not-found',
-      `There is no database at ${dbPath}. Check --db (or QUIRE_DB), or fill one with \`pnpm quire import\` or \`pnpm quire harvest\`.`,
+      `There is no database at ${source.dbPath}. Check --db (or QUIRE_DB), or fill one with \`pnpm quire import\` or \`pnpm quire harvest\`.`,
     );
   }
-  const store = openStore(dbPath);
+  const { store } = await openStoresAt(source);
   try {
-    const harvest = store.state.lastIngest('harvest');
-    return { ...store.papers.stats(), lastHarvest: harvest ? summariseHarvest(harvest) : null };
+    const [stats, [harvest]] = await Promise.all([
+      store.papers.stats(),
+      store.ingests.recentIngests(1, 'harvest'),
+    ]);
+    return { ...stats, lastHarvest: harvest ? summariseHarvest(harvest) : null };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

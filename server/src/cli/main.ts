@@ -37,7 +37,8 @@ Commands:
                             --database-url (or QUIRE_DATABASE_URL) harvests into PostgreSQL
   fetch <arxiv id or URL> [--api URL]
                             fetch one paper through arXiv's query API
-  stats [--json]            what the store holds
+  stats [--json] [--database-url URL]
+                            what the store holds (the SQLite file, or PostgreSQL)
   topic <slug> [--as-of DATE] [--weeks N] [--json]
                             a topic's momentum and its papers, newest first
   topics [--as-of DATE] [--sort rising|largest] [--json]
