@@ -23,7 +23,6 @@ const port = Number(process.env.QUIRE_E2E_PORT);
 const dbPath = resolve(repoRoot, '.tmp/e2e', `quire-${port}.db`);
 if (!process.env.QUIRE_E2E_PG_PORT) process.env.QUIRE_E2E_PG_PORT = freePort();
 const pgPort = Number(process.env.QUIRE_E2E_PG_PORT);
-const pgDbPath = resolve(repoRoot, '.tmp/e2e', `quire-${pgPort}.db`);
 /** Where a shared server's PostgreSQL address is written for the specs (sharedServerStore). */
 const databaseUrlFile = (p: number) => resolve(repoRoot, '.tmp/e2e', `quire-${p}.database-url`);
 // With a test PostgreSQL (npm test starts one), the group specs run again against a second shared server
@@ -32,10 +31,10 @@ const databaseUrlFile = (p: number) => resolve(repoRoot, '.tmp/e2e', `quire-${p}
 const onPostgres = Boolean(process.env.QUIRE_TEST_DATABASE_URL);
 const serveCommand = (p: number, db: string) =>
   `rm -f "${db}"* && pnpm --silent quire serve --port ${p} --db "${db}" --no-harvest --import "${listingsDir}"`;
-// A server on PostgreSQL reads no SQLite file: the corpus is imported into one, then copied over by
-// `quire migrate` (papers, tags, counts), before it serves.
-const pgServeCommand = (p: number, db: string) =>
-  `rm -f "${db}"* && pnpm --silent quire --db "${db}" import "${listingsDir}" >/dev/null && pnpm --silent quire migrate --from "sqlite:${db}" --to "$QUIRE_DATABASE_URL" >/dev/null && pnpm --silent quire serve --port ${p} --db "${db}" --no-harvest`;
+// A server on PostgreSQL (QUIRE_DATABASE_URL) imports the corpus into it and serves it from there: no
+// SQLite file is written or read.
+const pgServeCommand = (p: number) =>
+  `pnpm --silent quire serve --port ${p} --no-harvest --import "${listingsDir}"`;
 
 export default defineConfig<{ groupEngine: GroupEngine }>({
   testDir: './e2e',
@@ -91,7 +90,7 @@ export default defineConfig<{ groupEngine: GroupEngine }>({
       ? [
           {
             // The same, everything in a database of its own on the test PostgreSQL.
-            command: `mkdir -p "${dirname(pgDbPath)}" && url="$(pnpm --silent exec tsx tests/e2e/support/postgres-database.ts e2e-shared "${databaseUrlFile(pgPort)}")" || exit 1; export QUIRE_DATABASE_URL="$url"; ${pgServeCommand(pgPort, pgDbPath)}`,
+            command: `mkdir -p "${dirname(databaseUrlFile(pgPort))}" && url="$(pnpm --silent exec tsx tests/e2e/support/postgres-database.ts e2e-shared "${databaseUrlFile(pgPort)}")" || exit 1; export QUIRE_DATABASE_URL="$url"; ${pgServeCommand(pgPort)}`,
             cwd: repoRoot,
             url: `http://127.0.0.1:${pgPort}/api/ready`,
             timeout: 180_000,
