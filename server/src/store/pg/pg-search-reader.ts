@@ -12,14 +12,17 @@ import type {
 import { prefixEnd, type Match } from '../search-match.ts';
 import { openPgPool, type PgPool } from './pg-pool.ts';
 import {
+  ABORT_READ,
   AVERAGE_TERMS,
   CATEGORY_FILTER,
   COLUMN_VOCABULARY,
   COUNT,
   COUNT_MATCHES,
+  END_READ,
   FROM_FILTER,
   HITS_UP_TO,
   INDEXED_PAPERS,
+  MOST_IN_RANGE,
   NARROWER_STORED,
   NEWEST,
   NEWEST_MATCHES,
@@ -27,6 +30,7 @@ import {
   PAPERS_IN_RANGE,
   RANKED_WINDOW,
   TAGS_OF,
+  TEXT_THROUGH_INDEX,
   TO_FILTER,
   TOPIC_CLOSURE_FILTER,
   TOPIC_TAGS_FILTER,
@@ -100,8 +104,24 @@ export class PgSearchReader implements SearchReader {
       idf,
       leaves.map((l) => l.query),
     ];
-    const sql = RANKED_WINDOW(filterSql(filters, params));
-    return (await this.#pool.query<RankedRow & { matched: number }>(sql, params)).rows;
+    const sql = RANKED_WINDOW(filterSql(filters, params), leaves.length);
+    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+  }
+
+  /** `sql`'s rows with its text matches read through the GIN index (see TEXT_THROUGH_INDEX). */
+  async #throughIndex<T extends object>(sql: string, params: unknown[]): Promise<T[]> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query(TEXT_THROUGH_INDEX);
+      const { rows } = await client.query<T>(sql, params);
+      await client.query(END_READ);
+      return rows;
+    } catch (err) {
+      await client.query(ABORT_READ).catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** Each part's weight as bm25 gives it: ln(1 + (N - n + 0.5) / (n + 0.5)) for a part n papers hold. */
@@ -155,8 +175,21 @@ export class PgSearchReader implements SearchReader {
   }
 
   async hitsUpTo(match: Match, cap: number): Promise<number> {
-    const { rows } = await this.#pool.query<{ n: number }>(HITS_UP_TO, [tsquery(match), cap]);
-    return rows[0]?.n ?? 0;
+    // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time).
+    if (match.kind === 'word' && !match.prefix) {
+      const [known] = await this.vocabulary([match.term]);
+      return Math.min(cap, known?.docs ?? 0);
+    }
+    // A prefix holds at least the papers its most used completion does: enough when that reaches `cap`.
+    if (match.kind === 'word') {
+      const { rows } = await this.#pool.query<{ n: number }>(MOST_IN_RANGE, [
+        match.term,
+        prefixEnd(match.term),
+      ]);
+      if ((rows[0]?.n ?? 0) >= cap) return cap;
+    }
+    const [row] = await this.#throughIndex<{ n: number }>(HITS_UP_TO, [tsquery(match), cap]);
+    return row?.n ?? 0;
   }
 
   async vocabulary(terms: readonly string[]): Promise<TermDocs[]> {
