@@ -85,4 +85,42 @@ describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => 
     expect(gone.mixing).toBeUndefined();
     expect(gone.graph).toBe(1);
   });
+
+  it('keeps the papers indexed and their terms per column summed through inserts, changes and deletes', async () => {
+    // Recounted from the stored terms, as the mean terms per column were before the totals were kept.
+    const recount = async () => {
+      const { rows } = await pool.query<{ title: string; authors: string; abstract: string }>(
+        'SELECT title, authors, abstract FROM paper_search',
+      );
+      const terms = (text: string) => (text === '' ? 0 : text.split(' ').length);
+      return {
+        papers: rows.length,
+        title: rows.reduce((n, r) => n + terms(r.title), 0),
+        authors: rows.reduce((n, r) => n + terms(r.authors), 0),
+        abstract: rows.reduce((n, r) => n + terms(r.abstract), 0),
+      };
+    };
+    const kept = async () =>
+      (
+        await pool.query<{ papers: number; title: number; authors: number; abstract: number }>(
+          `SELECT papers::integer, title_terms::integer AS title, authors_terms::integer AS authors,
+             abstract_terms::integer AS abstract FROM search_totals`,
+        )
+      ).rows[0];
+    const store = new PgPaperStore(pool);
+    await store.upsertBatch([paper('2604.00011'), paper('2604.00012', { abstract: 'Graphs.' })], {
+      countsAsListing: true,
+    });
+    const inserted = await recount();
+    expect(inserted.papers).toBeGreaterThanOrEqual(2);
+    expect(await kept()).toEqual(inserted);
+    await store.upsertBatch([paper('2604.00012', { title: 'Graph', abstract: 'One two three four.' })], {
+      countsAsListing: true,
+    });
+    expect(await kept()).toEqual(await recount());
+    await pool.query(`DELETE FROM papers WHERE id = $1`, ['2604.00011']);
+    const deleted = await recount();
+    expect(deleted.papers).toBe(inserted.papers - 1);
+    expect(await kept()).toEqual(deleted);
+  });
 });

@@ -57,7 +57,12 @@ SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score,
   count(*) OVER ()::integer AS matched
 FROM m ORDER BY score DESC, m.paper_id LIMIT $3 OFFSET $4`;
 
-export const COUNT_MATCHES = (filters: string) => `
+// Without the papers row unless a filter reads it: a bitmap scan then counts all-visible pages' matches
+// without reading them.
+export const COUNT_MATCHES = (filters: string) =>
+  filters === ''
+    ? `SELECT count(*)::integer AS n FROM paper_search WHERE doc @@ $1::tsquery`
+    : `
 SELECT count(*)::integer AS n FROM paper_search s JOIN papers d ON d.id = s.paper_id
 WHERE s.doc @@ $1::tsquery${filters}`;
 
@@ -114,14 +119,14 @@ CROSS JOIN LATERAL (
 CROSS JOIN LATERAL (VALUES ('title', k.a), ('authors', k.b), ('abstract', k.c)) AS c (field, docs)
 WHERE c.docs > 0`;
 
-// Mean terms per column: a pass over every paper, so the reader keeps it while the count holds.
+// Mean terms per column and the papers indexed, from the totals the index's triggers keep
+// (pg-search-schema.ts: CREATE_SEARCH_TOTALS).
 export const AVERAGE_TERMS = `
-SELECT coalesce(avg(coalesce(cardinality(string_to_array(nullif(title, ''), ' ')), 0)), 0)::float8 AS title,
-       coalesce(avg(coalesce(cardinality(string_to_array(nullif(authors, ''), ' ')), 0)), 0)::float8 AS authors,
-       coalesce(avg(coalesce(cardinality(string_to_array(nullif(abstract, ''), ' ')), 0)), 0)::float8 AS abstract
-FROM paper_search`;
+SELECT (title_terms::float8 / greatest(papers, 1)) AS title, (authors_terms::float8 / greatest(papers, 1)) AS authors,
+  (abstract_terms::float8 / greatest(papers, 1)) AS abstract
+FROM search_totals`;
 
-export const INDEXED_PAPERS = `SELECT count(*)::integer AS n FROM paper_search`;
+export const INDEXED_PAPERS = `SELECT papers::integer AS n FROM search_totals`;
 export const PAPER_ROWS = `
 SELECT id, title, abstract, authors, primary_category, listing_date FROM papers WHERE id = ANY($1::text[])`;
 export const NARROWER_STORED = `SELECT topic FROM topic_closure WHERE broader = $1`;

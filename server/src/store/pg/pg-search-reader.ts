@@ -39,9 +39,6 @@ import {
 } from './pg-search-queries.ts';
 import { lexeme, rankedLeaves, tsquery, type RankedLeaf } from './pg-tsquery.ts';
 
-/** The mean terms per column are read again once the index's paper count moved by more than this share. */
-const AVERAGE_DRIFT = 0.01;
-
 /**
  * Search's reader on PostgreSQL (issue 13): the index written with the papers (pg-search-schema.ts) read
  * as SearchReader promises, so FtsSearch runs over it unchanged: matches as tsqueries, the first ranking
@@ -51,7 +48,6 @@ const AVERAGE_DRIFT = 0.01;
 export class PgSearchReader implements SearchReader {
   readonly #pool: PgPool;
   readonly #owned: boolean;
-  #average: { papers: number; terms: AverageTerms } | null = null;
 
   /** `owned`: the pool is ended with the reader. */
   constructor(pool: PgPool, owned = false) {
@@ -148,8 +144,8 @@ export class PgSearchReader implements SearchReader {
 
   async countMatches(match: Match, filters: IndexFilters): Promise<number> {
     const params: unknown[] = [tsquery(match)];
-    const sql = COUNT_MATCHES(filterSql(filters, params));
-    return (await this.#pool.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
+    const [row] = await this.#throughIndex<{ n: number }>(COUNT_MATCHES(filterSql(filters, params)), params);
+    return row?.n ?? 0;
   }
 
   async newest(
@@ -208,13 +204,8 @@ export class PgSearchReader implements SearchReader {
   }
 
   async averageTerms(): Promise<AverageTerms> {
-    const papers = await this.indexedPapers();
-    const kept = this.#average;
-    if (kept && Math.abs(papers - kept.papers) <= kept.papers * AVERAGE_DRIFT) return kept.terms;
     const { rows } = await this.#pool.query<AverageTerms>(AVERAGE_TERMS);
-    const terms = rows[0] ?? { title: 0, authors: 0, abstract: 0 };
-    this.#average = { papers, terms };
-    return terms;
+    return rows[0] ?? { title: 0, authors: 0, abstract: 0 };
   }
 
   async indexedPapers(): Promise<number> {
