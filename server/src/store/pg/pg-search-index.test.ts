@@ -58,6 +58,17 @@ describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => 
     expect(before.graph).toBe(2);
     expect(before.lovelace).toBe(2);
     expect(before.attention).toBe(1);
+    // And per column: "graph" in both titles and abstracts, the names in the authors only.
+    const perColumn = await pool.query<{ word: string; t: number; a: number; s: number }>(
+      `SELECT word, title_papers AS t, authors_papers AS a, abstract_papers AS s FROM search_words
+       WHERE word = ANY($1::text[]) ORDER BY word`,
+      [['attention', 'graph', 'lovelace']],
+    );
+    expect(perColumn.rows).toEqual([
+      { word: 'attention', t: 1, a: 0, s: 1 },
+      { word: 'graph', t: 2, a: 0, s: 2 },
+      { word: 'lovelace', t: 0, a: 2, s: 0 },
+    ]);
     // Every term of a paper is one word of the vocabulary, as FTS5 counts them.
     const terms = paperTerms(a);
     const termsOfA = new Set([terms.title, terms.authors, terms.abstract].flatMap((t) => t.split(' ')));
@@ -70,6 +81,10 @@ describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => 
     expect(after.attention).toBeUndefined();
     expect(after.mixing).toBe(1);
     expect(after.graph).toBe(2);
+    const mixing = await pool.query<{ t: number; a: number; s: number }>(
+      `SELECT title_papers AS t, authors_papers AS a, abstract_papers AS s FROM search_words WHERE word = 'mixing'`,
+    );
+    expect(mixing.rows).toEqual([{ t: 1, a: 0, s: 1 }]);
 
     const found = await pool.query<{ paper_id: string }>(
       `SELECT paper_id FROM paper_search WHERE doc @@ to_tsquery('simple', 'graph & mix:*') ORDER BY paper_id`,

@@ -104,20 +104,13 @@ SELECT coalesce(max(papers), 0)::integer AS n FROM search_words WHERE word >= $1
 export const PAPERS_IN_RANGE = `
 SELECT coalesce(sum(papers), 0)::float8 AS n FROM search_words WHERE word >= $1 AND word < $2`;
 
-/**
- * Papers holding each term per column: one pass over each term's matches (`$1`: the terms as quoted
- * lexemes), each tested for the column's weight. A common word's pass reads all its papers; the search
- * thread keeps the counts (search-caches.ts).
- */
+// Papers holding each term per column, as the index's triggers count them (pg-search-schema.ts:
+// SEARCH_WORDS_PER_COLUMN).
 export const COLUMN_VOCABULARY = `
-SELECT t.term, c.field, c.docs FROM unnest($1::text[], $2::text[]) AS t (term, lexeme)
-CROSS JOIN LATERAL (
-  SELECT count(*) FILTER (WHERE doc @@ (t.lexeme || ':A')::tsquery)::integer AS a,
-         count(*) FILTER (WHERE doc @@ (t.lexeme || ':B')::tsquery)::integer AS b,
-         count(*) FILTER (WHERE doc @@ (t.lexeme || ':C')::tsquery)::integer AS c
-  FROM paper_search WHERE doc @@ t.lexeme::tsquery) k
-CROSS JOIN LATERAL (VALUES ('title', k.a), ('authors', k.b), ('abstract', k.c)) AS c (field, docs)
-WHERE c.docs > 0`;
+SELECT w.word AS term, c.field, c.docs FROM search_words w
+CROSS JOIN LATERAL (VALUES ('title', w.title_papers), ('authors', w.authors_papers), ('abstract', w.abstract_papers))
+  AS c (field, docs)
+WHERE w.word = ANY($1::text[]) AND c.docs > 0`;
 
 // Mean terms per column and the papers indexed, from the totals the index's triggers keep
 // (pg-search-schema.ts: CREATE_SEARCH_TOTALS).

@@ -37,7 +37,7 @@ import {
   VOCABULARY,
   VOCABULARY_RANGE,
 } from './pg-search-queries.ts';
-import { lexeme, rankedLeaves, tsquery, type RankedLeaf } from './pg-tsquery.ts';
+import { rankedLeaves, tsquery, type RankedLeaf } from './pg-tsquery.ts';
 
 /**
  * Search's reader on PostgreSQL (issue 13): the index written with the papers (pg-search-schema.ts) read
@@ -199,8 +199,7 @@ export class PgSearchReader implements SearchReader {
 
   async columnVocabulary(terms: readonly string[]): Promise<ColumnDocs[]> {
     if (terms.length === 0) return [];
-    const lexemes = terms.map(lexeme);
-    return (await this.#pool.query<ColumnDocs>(COLUMN_VOCABULARY, [terms, lexemes])).rows;
+    return (await this.#pool.query<ColumnDocs>(COLUMN_VOCABULARY, [terms])).rows;
   }
 
   async averageTerms(): Promise<AverageTerms> {
