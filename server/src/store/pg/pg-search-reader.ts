@@ -43,7 +43,8 @@ import { rankedLeaves, tsquery, type RankedLeaf } from './pg-tsquery.ts';
  * Search's reader on PostgreSQL (issue 13): the index written with the papers (pg-search-schema.ts) read
  * as SearchReader promises, so FtsSearch runs over it unchanged: matches as tsqueries, the first ranking
  * by ts_rank with the columns' weights times each part's inverse document frequency (pg-search-queries.ts:
- * RANKED_WINDOW), the vocabulary from search_words (pg_trgm-indexed), totals counted exactly.
+ * RANKED_WINDOW), the vocabulary from search_words (pg_trgm-indexed; papers in all and per column), the
+ * papers indexed and their mean terms from search_totals, totals of matches counted exactly.
  */
 export class PgSearchReader implements SearchReader {
   readonly #pool: PgPool;
