@@ -2,7 +2,12 @@ import { QuireError, errorMessage } from '../../errors.ts';
 import type { Migration, MigrationResult } from '../migrations.ts';
 import { CREATE_HARVEST_STATE } from './pg-harvest-state.ts';
 import { CREATE_PAPERS } from './pg-paper-queries.ts';
-import { CREATE_CATEGORY_LOOKUPS, CREATE_SEARCH_INDEX } from './pg-search-schema.ts';
+import {
+  CREATE_CATEGORY_LOOKUPS,
+  CREATE_SEARCH_INDEX,
+  CREATE_SEARCH_TOTALS,
+  SEARCH_WORDS_PER_COLUMN,
+} from './pg-search-schema.ts';
 import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
 import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
 
@@ -86,6 +91,8 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'harvest-state', sql: CREATE_HARVEST_STATE },
   { name: 'search-index', sql: CREATE_SEARCH_INDEX },
   { name: 'category-lookups', sql: CREATE_CATEGORY_LOOKUPS },
+  { name: 'search-totals', sql: CREATE_SEARCH_TOTALS },
+  { name: 'search-words-per-column', sql: SEARCH_WORDS_PER_COLUMN },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -58,6 +58,17 @@ describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => 
     expect(before.graph).toBe(2);
     expect(before.lovelace).toBe(2);
     expect(before.attention).toBe(1);
+    // And per column: "graph" in both titles and abstracts, the names in the authors only.
+    const perColumn = await pool.query<{ word: string; t: number; a: number; s: number }>(
+      `SELECT word, title_papers AS t, authors_papers AS a, abstract_papers AS s FROM search_words
+       WHERE word = ANY($1::text[]) ORDER BY word`,
+      [['attention', 'graph', 'lovelace']],
+    );
+    expect(perColumn.rows).toEqual([
+      { word: 'attention', t: 1, a: 0, s: 1 },
+      { word: 'graph', t: 2, a: 0, s: 2 },
+      { word: 'lovelace', t: 0, a: 2, s: 0 },
+    ]);
     // Every term of a paper is one word of the vocabulary, as FTS5 counts them.
     const terms = paperTerms(a);
     const termsOfA = new Set([terms.title, terms.authors, terms.abstract].flatMap((t) => t.split(' ')));
@@ -70,6 +81,10 @@ describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => 
     expect(after.attention).toBeUndefined();
     expect(after.mixing).toBe(1);
     expect(after.graph).toBe(2);
+    const mixing = await pool.query<{ t: number; a: number; s: number }>(
+      `SELECT title_papers AS t, authors_papers AS a, abstract_papers AS s FROM search_words WHERE word = 'mixing'`,
+    );
+    expect(mixing.rows).toEqual([{ t: 1, a: 0, s: 1 }]);
 
     const found = await pool.query<{ paper_id: string }>(
       `SELECT paper_id FROM paper_search WHERE doc @@ to_tsquery('simple', 'graph & mix:*') ORDER BY paper_id`,
@@ -84,5 +99,43 @@ describe.skipIf(postgres.skip !== null)('the search index on PostgreSQL', () => 
     const gone = await words();
     expect(gone.mixing).toBeUndefined();
     expect(gone.graph).toBe(1);
+  });
+
+  it('keeps the papers indexed and their terms per column summed through inserts, changes and deletes', async () => {
+    // Recounted from the stored terms, as the mean terms per column were before the totals were kept.
+    const recount = async () => {
+      const { rows } = await pool.query<{ title: string; authors: string; abstract: string }>(
+        'SELECT title, authors, abstract FROM paper_search',
+      );
+      const terms = (text: string) => (text === '' ? 0 : text.split(' ').length);
+      return {
+        papers: rows.length,
+        title: rows.reduce((n, r) => n + terms(r.title), 0),
+        authors: rows.reduce((n, r) => n + terms(r.authors), 0),
+        abstract: rows.reduce((n, r) => n + terms(r.abstract), 0),
+      };
+    };
+    const kept = async () =>
+      (
+        await pool.query<{ papers: number; title: number; authors: number; abstract: number }>(
+          `SELECT papers::integer, title_terms::integer AS title, authors_terms::integer AS authors,
+             abstract_terms::integer AS abstract FROM search_totals`,
+        )
+      ).rows[0];
+    const store = new PgPaperStore(pool);
+    await store.upsertBatch([paper('2604.00011'), paper('2604.00012', { abstract: 'Graphs.' })], {
+      countsAsListing: true,
+    });
+    const inserted = await recount();
+    expect(inserted.papers).toBeGreaterThanOrEqual(2);
+    expect(await kept()).toEqual(inserted);
+    await store.upsertBatch([paper('2604.00012', { title: 'Graph', abstract: 'One two three four.' })], {
+      countsAsListing: true,
+    });
+    expect(await kept()).toEqual(await recount());
+    await pool.query(`DELETE FROM papers WHERE id = $1`, ['2604.00011']);
+    const deleted = await recount();
+    expect(deleted.papers).toBe(inserted.papers - 1);
+    expect(await kept()).toEqual(deleted);
   });
 });

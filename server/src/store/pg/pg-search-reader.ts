@@ -12,14 +12,17 @@ import type {
 import { prefixEnd, type Match } from '../search-match.ts';
 import { openPgPool, type PgPool } from './pg-pool.ts';
 import {
+  ABORT_READ,
   AVERAGE_TERMS,
   CATEGORY_FILTER,
   COLUMN_VOCABULARY,
   COUNT,
   COUNT_MATCHES,
+  END_READ,
   FROM_FILTER,
   HITS_UP_TO,
   INDEXED_PAPERS,
+  MOST_IN_RANGE,
   NARROWER_STORED,
   NEWEST,
   NEWEST_MATCHES,
@@ -27,27 +30,25 @@ import {
   PAPERS_IN_RANGE,
   RANKED_WINDOW,
   TAGS_OF,
+  TEXT_THROUGH_INDEX,
   TO_FILTER,
   TOPIC_CLOSURE_FILTER,
   TOPIC_TAGS_FILTER,
   VOCABULARY,
   VOCABULARY_RANGE,
 } from './pg-search-queries.ts';
-import { lexeme, rankedLeaves, tsquery, type RankedLeaf } from './pg-tsquery.ts';
-
-/** The mean terms per column are read again once the index's paper count moved by more than this share. */
-const AVERAGE_DRIFT = 0.01;
+import { rankedLeaves, tsquery, type RankedLeaf } from './pg-tsquery.ts';
 
 /**
  * Search's reader on PostgreSQL (issue 13): the index written with the papers (pg-search-schema.ts) read
  * as SearchReader promises, so FtsSearch runs over it unchanged: matches as tsqueries, the first ranking
  * by ts_rank with the columns' weights times each part's inverse document frequency (pg-search-queries.ts:
- * RANKED_WINDOW), the vocabulary from search_words (pg_trgm-indexed), totals counted exactly.
+ * RANKED_WINDOW), the vocabulary from search_words (pg_trgm-indexed; papers in all and per column), the
+ * papers indexed and their mean terms from search_totals, totals of matches counted exactly.
  */
 export class PgSearchReader implements SearchReader {
   readonly #pool: PgPool;
   readonly #owned: boolean;
-  #average: { papers: number; terms: AverageTerms } | null = null;
 
   /** `owned`: the pool is ended with the reader. */
   constructor(pool: PgPool, owned = false) {
@@ -100,8 +101,24 @@ export class PgSearchReader implements SearchReader {
       idf,
       leaves.map((l) => l.query),
     ];
-    const sql = RANKED_WINDOW(filterSql(filters, params));
-    return (await this.#pool.query<RankedRow & { matched: number }>(sql, params)).rows;
+    const sql = RANKED_WINDOW(filterSql(filters, params), leaves.length);
+    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+  }
+
+  /** `sql`'s rows with its text matches read through the GIN index (see TEXT_THROUGH_INDEX). */
+  async #throughIndex<T extends object>(sql: string, params: unknown[]): Promise<T[]> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query(TEXT_THROUGH_INDEX);
+      const { rows } = await client.query<T>(sql, params);
+      await client.query(END_READ);
+      return rows;
+    } catch (err) {
+      await client.query(ABORT_READ).catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** Each part's weight as bm25 gives it: ln(1 + (N - n + 0.5) / (n + 0.5)) for a part n papers hold. */
@@ -128,8 +145,8 @@ export class PgSearchReader implements SearchReader {
 
   async countMatches(match: Match, filters: IndexFilters): Promise<number> {
     const params: unknown[] = [tsquery(match)];
-    const sql = COUNT_MATCHES(filterSql(filters, params));
-    return (await this.#pool.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
+    const [row] = await this.#throughIndex<{ n: number }>(COUNT_MATCHES(filterSql(filters, params)), params);
+    return row?.n ?? 0;
   }
 
   async newest(
@@ -155,8 +172,21 @@ export class PgSearchReader implements SearchReader {
   }
 
   async hitsUpTo(match: Match, cap: number): Promise<number> {
-    const { rows } = await this.#pool.query<{ n: number }>(HITS_UP_TO, [tsquery(match), cap]);
-    return rows[0]?.n ?? 0;
+    // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time).
+    if (match.kind === 'word' && !match.prefix) {
+      const [known] = await this.vocabulary([match.term]);
+      return Math.min(cap, known?.docs ?? 0);
+    }
+    // A prefix holds at least the papers its most used completion does: enough when that reaches `cap`.
+    if (match.kind === 'word') {
+      const { rows } = await this.#pool.query<{ n: number }>(MOST_IN_RANGE, [
+        match.term,
+        prefixEnd(match.term),
+      ]);
+      if ((rows[0]?.n ?? 0) >= cap) return cap;
+    }
+    const [row] = await this.#throughIndex<{ n: number }>(HITS_UP_TO, [tsquery(match), cap]);
+    return row?.n ?? 0;
   }
 
   async vocabulary(terms: readonly string[]): Promise<TermDocs[]> {
@@ -170,18 +200,12 @@ export class PgSearchReader implements SearchReader {
 
   async columnVocabulary(terms: readonly string[]): Promise<ColumnDocs[]> {
     if (terms.length === 0) return [];
-    const lexemes = terms.map(lexeme);
-    return (await this.#pool.query<ColumnDocs>(COLUMN_VOCABULARY, [terms, lexemes])).rows;
+    return (await this.#pool.query<ColumnDocs>(COLUMN_VOCABULARY, [terms])).rows;
   }
 
   async averageTerms(): Promise<AverageTerms> {
-    const papers = await this.indexedPapers();
-    const kept = this.#average;
-    if (kept && Math.abs(papers - kept.papers) <= kept.papers * AVERAGE_DRIFT) return kept.terms;
     const { rows } = await this.#pool.query<AverageTerms>(AVERAGE_TERMS);
-    const terms = rows[0] ?? { title: 0, authors: 0, abstract: 0 };
-    this.#average = { papers, terms };
-    return terms;
+    return rows[0] ?? { title: 0, authors: 0, abstract: 0 };
   }
 
   async indexedPapers(): Promise<number> {
