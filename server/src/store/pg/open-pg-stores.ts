@@ -6,12 +6,10 @@ import type { OwnTagStore, Stores } from '../stores.ts';
 import type { UpdateLog } from '../update-log-store.ts';
 import { PgCalendarFeedStore } from './pg-calendar-feeds.ts';
 import { PgGroupStore } from './pg-group-store.ts';
-import { PgHarvestState } from './pg-harvest-state.ts';
-import { pgHarvestWrites } from './pg-harvest-writes.ts';
 import { PgInviteStore } from './pg-invite-store.ts';
 import { openMigratedPool } from './pg-migrations.ts';
+import { openPgIngestStores } from './pg-ingest-stores.ts';
 import { openPgPool } from './pg-pool.ts';
-import { PgPaperStore } from './pg-paper-store.ts';
 import { PgTagStore } from './pg-tag-store.ts';
 import { PgTopicCountsStore } from './pg-topic-counts-store.ts';
 import { PgUpdateLog, type SharedUpdateLog } from './pg-update-log.ts';
@@ -58,31 +56,25 @@ export interface PgStores extends Stores {
  * as interrupted (as openStore does on SQLite), and answers every store over one pool.
  */
 export async function openPgStores(url: string, options: { now?: () => Date } = {}): Promise<PgStores> {
-  const pool = await openMigratedPool(url);
-  try {
-    const papers = new PgPaperStore(pool, options);
-    const state = new PgHarvestState(pool, options);
-    await state.markInterruptedIngests();
-    const updates = new PgUpdateLog(pool);
-    return {
-      papers,
-      harvest: pgHarvestWrites(pool, papers, state),
-      ingests: { recentIngests: (n, kind) => state.recentIngests(n, kind) },
-      tags: new PgTagStore(pool),
-      topicCounts: new PgTopicCountsStore(pool),
-      source: { engine: 'postgres', databaseUrl: url },
-      groups: new PgGroupStore(pool),
-      invites: new PgInviteStore(pool),
-      groupUpdates: updates,
-      sharedUpdates: updates,
-      calendarFeeds: new PgCalendarFeedStore(pool),
-      where: `PostgreSQL at ${redactedUrl(url)}`,
-      close: () => pool.end(),
-    };
-  } catch (err) {
-    await pool.end().catch(() => {});
-    throw err;
-  }
+  // The paper side is what quire import and harvest write through: one opener, one set of stores.
+  const ingest = await openPgIngestStores(url, options);
+  const { pool, state } = ingest;
+  const updates = new PgUpdateLog(pool);
+  return {
+    papers: ingest.papers,
+    harvest: ingest.harvests,
+    ingests: { recentIngests: (n, kind) => state.recentIngests(n, kind) },
+    tags: ingest.tags,
+    topicCounts: new PgTopicCountsStore(pool),
+    source: { engine: 'postgres', databaseUrl: url },
+    groups: new PgGroupStore(pool),
+    invites: new PgInviteStore(pool),
+    groupUpdates: updates,
+    sharedUpdates: updates,
+    calendarFeeds: new PgCalendarFeedStore(pool),
+    where: `PostgreSQL at ${redactedUrl(url)}`,
+    close: () => ingest.close(),
+  };
 }
 
 // Nodes sharing a database tag it one at a time. A session lock on a connection closed after the run, so

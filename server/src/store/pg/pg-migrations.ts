@@ -91,8 +91,8 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'harvest-state', sql: CREATE_HARVEST_STATE },
   { name: 'search-index', sql: CREATE_SEARCH_INDEX },
   { name: 'category-lookups', sql: CREATE_CATEGORY_LOOKUPS },
-  { name: 'search-totals', sql: CREATE_SEARCH_TOTALS },
-  { name: 'search-words-per-column', sql: SEARCH_WORDS_PER_COLUMN },
+  // One step: the totals and the per-column word counts are kept by the same three triggers.
+  { name: 'search-totals', sql: CREATE_SEARCH_TOTALS + SEARCH_WORDS_PER_COLUMN },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

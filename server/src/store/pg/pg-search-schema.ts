@@ -106,7 +106,8 @@ CREATE INDEX paper_categories_archive ON paper_categories (lower(split_part(cate
 `;
 
 /**
- * The index's paper count and each column's terms summed, kept by the triggers that keep search_words, so
+ * The index's paper count and each column's terms summed, kept by the triggers that keep search_words
+ * (redefined once, with the per-column word counts, in SEARCH_WORDS_PER_COLUMN: one migration step), so
  * ranking reads them in one row (pg-search-queries.ts: INDEXED_PAPERS, AVERAGE_TERMS) instead of a pass
  * over every paper: count(*) cost 3-12 ms at 1x on every search, the mean terms 430 ms on the first.
  * The totals are moved first in each statement's trigger, so a writer waiting for another's totals holds
@@ -135,48 +136,6 @@ RETURNS void LANGUAGE sql AS $$
   UPDATE search_totals t SET papers = t.papers + coalesce($1, 0), title_terms = t.title_terms + coalesce($2, 0),
     authors_terms = t.authors_terms + coalesce($3, 0), abstract_terms = t.abstract_terms + coalesce($4, 0)
 $$;
-
-CREATE OR REPLACE FUNCTION quire_search_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM quire_move_search_totals(count(*), sum(quire_terms_in(title)), sum(quire_terms_in(authors)),
-    sum(quire_terms_in(abstract)))
-  FROM new_rows;
-  PERFORM quire_move_search_words(coalesce((
-    SELECT jsonb_agg(jsonb_build_array(word, k)) FROM (
-      SELECT word, count(*) AS k FROM new_rows, unnest(tsvector_to_array(doc)) AS word GROUP BY word) g),
-    '[]'));
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION quire_search_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM quire_move_search_totals(-count(*), -sum(quire_terms_in(title)), -sum(quire_terms_in(authors)),
-    -sum(quire_terms_in(abstract)))
-  FROM old_rows;
-  PERFORM quire_move_search_words(coalesce((
-    SELECT jsonb_agg(jsonb_build_array(word, -k)) FROM (
-      SELECT word, count(*) AS k FROM old_rows, unnest(tsvector_to_array(doc)) AS word GROUP BY word) g),
-    '[]'));
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION quire_search_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM quire_move_search_totals(0,
-    sum(quire_terms_in(title)) - (SELECT sum(quire_terms_in(title)) FROM old_rows),
-    sum(quire_terms_in(authors)) - (SELECT sum(quire_terms_in(authors)) FROM old_rows),
-    sum(quire_terms_in(abstract)) - (SELECT sum(quire_terms_in(abstract)) FROM old_rows))
-  FROM new_rows;
-  PERFORM quire_move_search_words(coalesce((
-    SELECT jsonb_agg(jsonb_build_array(word, k)) FROM (
-      SELECT word, sum(k)::integer AS k FROM (
-        SELECT word, -1 AS k FROM old_rows, unnest(tsvector_to_array(doc)) AS word
-        UNION ALL
-        SELECT word, 1 FROM new_rows, unnest(tsvector_to_array(doc)) AS word) d
-      GROUP BY word HAVING sum(k) <> 0) g),
-    '[]'));
-  RETURN NULL;
-END $$;
 `;
 
 /**
