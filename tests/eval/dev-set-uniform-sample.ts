@@ -15,17 +15,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileForCollection, defaultTaxonomy, withAncestors, type TaggablePaper } from '@quire/core';
+import { compileForCollection, defaultTaxonomy } from '@quire/core';
 import { taggableCorpus } from './eval-corpus.ts';
-import { paperBlock, topicLine } from './judging-batches.ts';
-import {
-  CRITERIA_FILE,
-  conceptPattern,
-  coreConcepts,
-  namesConcept,
-  sampleOf,
-  seededRandom,
-} from './recall-pools.ts';
+import { candidateDrawer, criteriaSections, paperBlock, topicLine } from './judging-batches.ts';
+import { CRITERIA_FILE, conceptPattern, coreConcepts, sampleOf, seededRandom } from './recall-pools.ts';
 
 const SETS = {
   dev3: { seed: 20_261_203, papers: 150, batches: 6 },
@@ -57,18 +50,9 @@ const random = seededRandom(SEED);
 
 // The criteria file's rules, and one section per topic, for the batches' own criteria extracts.
 const criteria = readFileSync(CRITERIA_FILE, 'utf8');
-const sections = new Map<string, string>();
-for (const part of criteria.split(/^(?=## )/m)) {
-  const slug = /^## ([a-z0-9-]+) —/.exec(part)?.[1];
-  if (slug) sections.set(slug, part.trim());
-}
-const rules = criteria.split(/^(?=## [a-z0-9-]+ —)/m)[0] ?? '';
+const { rules, sections } = criteriaSections(criteria);
 
-const candidatesOf = (p: TaggablePaper): string[] => {
-  const set = new Set(withAncestors(taxonomy, engine.tag(p)).map((t) => t.slug));
-  for (const [slug, pattern] of patterns) if (namesConcept(pattern, p)) set.add(slug);
-  return sampleOf([...set].sort(), set.size, random);
-};
+const candidatesOf = candidateDrawer(taxonomy, engine, patterns, random);
 const sampled = sampleOf(fresh, PAPERS, random);
 let pairs = 0;
 for (let b = 0; b < BATCHES; b++) {

@@ -18,9 +18,9 @@
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileForCollection, defaultTaxonomy, withAncestors, type TaggablePaper } from '@quire/core';
+import { compileForCollection, defaultTaxonomy, type TaggablePaper } from '@quire/core';
 import { taggableCorpus } from './eval-corpus.ts';
-import { paperBlock, topicLine } from './judging-batches.ts';
+import { candidateDrawer, criteriaSections, paperBlock, topicLine } from './judging-batches.ts';
 import { poolBrief, wideBrief } from './reader-gap-briefs.ts';
 import {
   CRITERIA_FILE,
@@ -105,18 +105,9 @@ for (const [name, topics] of Object.entries(halves)) {
 
 // Wide mode: the criteria file's rules and one section per topic, for each batch's own extract.
 const criteria = readFileSync(CRITERIA_FILE, 'utf8');
-const sections = new Map<string, string>();
-for (const part of criteria.split(/^(?=## )/m)) {
-  const slug = /^## ([a-z0-9-]+) —/.exec(part)?.[1];
-  if (slug) sections.set(slug, part.trim());
-}
-const rules = criteria.split(/^(?=## [a-z0-9-]+ —)/m)[0] ?? '';
+const { rules, sections } = criteriaSections(criteria);
 const engine = compileForCollection(taxonomy, papers);
-const candidatesOf = (p: TaggablePaper): string[] => {
-  const set = new Set(withAncestors(taxonomy, engine.tag(p)).map((t) => t.slug));
-  for (const [slug, pattern] of patterns) if (namesConcept(pattern, p)) set.add(slug);
-  return sampleOf([...set].sort(), set.size, random);
-};
+const candidatesOf = candidateDrawer(taxonomy, engine, patterns, random);
 const wide = { A: halves.B, B: halves.A } as const;
 let widePairs = 0;
 for (const [name, topics] of Object.entries(wide)) {
