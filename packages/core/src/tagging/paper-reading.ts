@@ -1,4 +1,4 @@
-import { placeOf, ROLE_WEIGHT, roleOf, sentenceBounds, type SentencePlace } from './sentence-roles.ts';
+import { ROLE_WEIGHT, roleOf, sentenceBounds } from './sentence-roles.ts';
 import { formAt, Hits, type TermIndex, type TermRole } from './term-index.ts';
 import { WordBuffer } from './term-words.ts';
 
@@ -18,16 +18,6 @@ const EXCLUDE = ROLE_CODE.exclude;
 const MASK = ROLE_CODE.mask;
 /** Required concepts are located in the title or in one of the first 32 sentences (a bit each). */
 const SENTENCE_BITS = 32;
-/**
- * Where a group was best read, as a number that orders the places: a sentence of a weak role (about the
- * field, other methods, applications) is 0, then the results, the body, the contribution, the title.
- */
-export const PLACE_CODE: Readonly<Record<SentencePlace | 'title', number>> = {
-  results: 1,
-  body: 2,
-  contribution: 3,
-  title: 4,
-};
 
 export interface ReadingShape {
   /** Phrase groups and requireAll groups of each compiled topic. */
@@ -36,26 +26,6 @@ export interface ReadingShape {
   /** Exemplar profile words: folded word → (topic, weight). */
   profile: ReadonlyMap<string, readonly { topic: number; weight: number }[]>;
 }
-
-/**
- * A mention read as the means of the work rather than its subject: "via X", "using X", "leveraging the X",
- * "X-based", "X-guided" (the words just before it, in its own sentence, or just after it).
- */
-const MEANS_BEFORE =
-  /\b(via|with|using|uses?|used|leverag(e|es|ed|ing)|harness(es|ed|ing)?|employ(s|ed|ing)?|utili[sz](e|es|ed|ing)|exploit(s|ed|ing)?|adopt(s|ed|ing)?|based on|built (on|upon)|powered by|driven by|guided by|through|integrat(e|es|ed|ing) (\S+ ){0,2}(with|into))\s+(\S+\s+){0,3}$/i;
-const MEANS_AFTER =
-  /^s?[- ](based|guided|driven|powered|assisted|enabled|aided|augmented|enhanced|generated)\b/i;
-const MEANS_WINDOW = 48;
-/**
- * In a title, what comes after "via", "with", "using" … (up to a colon, and unless a "for", "in", "of" or
- * "on" follows the cue) is the means: "Safe Zone Detection via Vision-Language Guidance".
- */
-const TITLE_MEANS =
-  /\b(via|with|using|through|leveraging|harnessing|integrating|exploiting|utili[sz]ing|into)\b(?!.*\b(for|in|of|on)\b)/i;
-/** Per phrase group: read in the abstract as a means at least once; in the title as a means, as its subject. */
-export const USE_MEANS = 1;
-export const USE_TITLE_MEANS = 2;
-export const USE_TITLE_OWN = 4;
 
 export class PaperReading {
   /** The topics the last paper touched, in touch order: `touched[0, touchedCount)`. */
@@ -89,10 +59,6 @@ export class PaperReading {
    * its evidence lost the role's note and the calibration's weak-sentence feature never fired for it.
    */
   readonly groupBest: Float64Array;
-  /** The best place (PLACE_CODE) the group was read in. */
-  readonly groupPlace: Uint8Array;
-  /** USE_* bits: how the group's counted mentions were used. */
-  readonly groupUse: Uint8Array;
   /** Where the group's last counted mention ended, and in which unit (so no reset is needed per unit). */
   readonly groupEnd: Int32Array;
   readonly groupEndUnit: Int32Array;
@@ -115,9 +81,6 @@ export class PaperReading {
 
   private readonly stamp: Int32Array;
   private paper = 0;
-  /** The text being read (the title or the abstract) and where the unit being read starts in it. */
-  private text = '';
-  private textFrom = 0;
   private readonly hits = new Hits();
   private readonly seen = new Set<string>();
   /** The last paper's words: the title's at [0, titleEnd), the abstract's at [titleEnd, wordEnd). */
@@ -148,8 +111,6 @@ export class PaperReading {
     this.groupTitle = new Uint8Array(groups);
     this.groupCount = new Uint16Array(groups);
     this.groupBest = new Float64Array(groups);
-    this.groupPlace = new Uint8Array(groups);
-    this.groupUse = new Uint8Array(groups);
     this.groupEnd = new Int32Array(groups);
     this.groupEndUnit = new Int32Array(groups);
     this.groupTerm = new Int32Array(groups);
@@ -184,9 +145,7 @@ export class PaperReading {
     this.touchedCount = 0;
     const words = this.words;
     const titleEnd = this.index.words.read(title, 0, title.length, words, 0);
-    this.text = title;
-    this.textFrom = 0;
-    if (this.scan(title, 0, titleEnd)) this.absorb(-1, PLAIN, PLACE_CODE.title);
+    if (this.scan(title, 0, titleEnd)) this.absorb(-1, PLAIN);
     if (this.shape.profile.size > 0) this.readProfile(title, 0, titleEnd, true);
     const bounds = sentenceBounds(abstract);
     let end = titleEnd;
@@ -196,13 +155,7 @@ export class PaperReading {
       const start = end;
       end = this.index.words.read(abstract, from, to, words, start);
       // A sentence's role is read only when some term was met in it: most sentences meet none.
-      if (this.scan(abstract, start, end)) {
-        const text = abstract.slice(from, to);
-        const role = roleOf(text);
-        this.text = abstract;
-        this.textFrom = from;
-        this.absorb(k / 2, ROLE_WEIGHT[role], role === 'plain' ? PLACE_CODE[placeOf(text)] : 0);
-      }
+      if (this.scan(abstract, start, end)) this.absorb(k / 2, ROLE_WEIGHT[roleOf(abstract.slice(from, to))]);
     }
     if (this.shape.profile.size > 0) this.readProfile(abstract, titleEnd, end, false);
     this.titleEnd = titleEnd;
@@ -222,7 +175,7 @@ export class PaperReading {
   }
 
   /** Counts the hits just found in a unit: the title (-1) or a sentence of the abstract, read with `weight`. */
-  private absorb(unit: number, weight: number, place: number): void {
+  private absorb(unit: number, weight: number): void {
     const { ref, start, end, length: n } = this.hits;
     // Homonym phrases first: a hit inside one must not count, whatever order the hits came in.
     for (let i = 0; i < n; i++) {
@@ -241,10 +194,10 @@ export class PaperReading {
         this.maskEnd[t] = Math.max(this.maskEnd[t] ?? 0, e);
       }
     }
-    for (let i = 0; i < n; i++) this.hit(ref[i] ?? 0, start[i] ?? 0, end[i] ?? 0, unit, weight, place);
+    for (let i = 0; i < n; i++) this.hit(ref[i] ?? 0, start[i] ?? 0, end[i] ?? 0, unit, weight);
   }
 
-  private hit(r: number, start: number, end: number, unit: number, weight: number, place: number): void {
+  private hit(r: number, start: number, end: number, unit: number, weight: number): void {
     const t = this.refTopic[r] ?? 0;
     this.touch(t);
     const role = this.refRole[r];
@@ -272,26 +225,12 @@ export class PaperReading {
     this.groupEndUnit[g] = unit;
     if (unit < 0) this.groupTitle[g] = 1;
     else this.groupBest[g] = Math.max(this.groupBest[g] ?? 0, weight);
-    if (place > (this.groupPlace[g] ?? 0)) this.groupPlace[g] = place;
-    const means = this.isMeans(start, end, unit < 0);
-    const use = unit < 0 ? (means ? USE_TITLE_MEANS : USE_TITLE_OWN) : means ? USE_MEANS : 0;
-    this.groupUse[g] = (this.groupUse[g] ?? 0) | use;
     const term = this.refTerm[r] ?? 0;
     if (this.groupTerm[g] === -1 || unit < 0) this.groupTerm[g] = term;
     if (this.firstTerm[t] === -1) this.firstTerm[t] = term;
     else if (this.firstTerm[t] !== term) this.twoTerms[t] = 1;
     if (this.refSpecific[r] === 1 && weight >= ROLE_WEIGHT.contrast) this.specific[t] = 1;
     if (this.refBridges[r] === 1 && weight >= PLAIN) this.bridged[t] = 1;
-  }
-
-  /** Whether the words [start, end) of the unit being read are named as a means ("via X", "X-based"). */
-  private isMeans(start: number, end: number, title: boolean): boolean {
-    const text = this.text;
-    const from = this.words.start[start] ?? 0;
-    const to = this.words.end[end - 1] ?? from;
-    if (MEANS_AFTER.test(text.slice(to, to + 14))) return true;
-    if (title) return TITLE_MEANS.test(text.slice(text.lastIndexOf(':', from) + 1, from));
-    return MEANS_BEFORE.test(text.slice(Math.max(this.textFrom, from - MEANS_WINDOW), from));
   }
 
   /** Each distinct word once, in reading order, adds its weight in the profiles that hold it. */
@@ -329,8 +268,6 @@ export class PaperReading {
       this.groupTitle[g] = 0;
       this.groupCount[g] = 0;
       this.groupBest[g] = 0;
-      this.groupPlace[g] = 0;
-      this.groupUse[g] = 0;
       this.groupEndUnit[g] = -2;
       this.groupTerm[g] = -1;
     }

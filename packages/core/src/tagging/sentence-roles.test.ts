@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeOf, sentenceBounds, sentencesOf } from './sentence-roles.ts';
+import { sentenceBounds, sentencesOf } from './sentence-roles.ts';
 
 /** The rule sentenceBounds implements, as the engine first wrote it. */
 function splitByPattern(abstract: string): string[] {
@@ -42,17 +42,5 @@ describe('sentence bounds', () => {
       { text: 'Our code is available at github.com/x.', role: 'boilerplate' },
       { text: 'Unlike RL, we do Y.', role: 'contrast' },
     ]);
-  });
-});
-
-describe('sentence places', () => {
-  it('tells the contribution, the body and the results apart', () => {
-    expect(placeOf('In this paper, we propose a planner for household robots.')).toBe('contribution');
-    expect(placeOf('We further introduce a benchmark of 300 kitchen tasks.')).toBe('contribution');
-    expect(placeOf('The planner scores each subgoal with a learned critic.')).toBe('body');
-    expect(placeOf('We evaluate it on two benchmarks designed for navigation.')).toBe('results');
-    expect(placeOf('Experiments show that our method outperforms strong baselines.')).toBe('results');
-    expect(placeOf('Our method reaches 91% success.')).toBe('contribution');
-    expect(placeOf('Our method achieves 91% success.')).toBe('results');
   });
 });

@@ -66,30 +66,6 @@ export function roleOf(text: string): SentenceRole {
   return 'plain';
 }
 
-/**
- * Where in the paper's own account a plain sentence sits: the contribution ("we propose …", "this paper
- * …", "our method …"), the results ("experiments on … show", "we evaluate on …", "outperforms …") or the
- * body between (how the method works, the setting). A concept named only in the results is often a
- * benchmark, a baseline or a test bed the paper uses, not what it is about.
- */
-export type SentencePlace = 'contribution' | 'body' | 'results';
-
-const CONTRIBUTION =
-  /\b(we|this (paper|work|study|article|letter|thesis)|in this (paper|work|study)|our (work|paper|study)),?(\s+[a-z]+){0,2}?\s+(propos(e|es|ed|ing)|introduc(e|es|ed|ing)|present(s|ed|ing)?|develop(s|ed|ing)?|design(s|ed)?|devis(e|es|ed)|formulat(e|es|ed)|put forward|contribut(e|es|ed)|build(s)?|buil(t)|construct(s|ed)?|establish(es|ed)?|stud(y|ies|ied)|investigat(e|es|ed)|explor(e|es|ed)|address(es|ed)?|tackl(e|es|ed)|focus(es|ed)? on|aim(s)? to|examin(e|es|ed)|analy[sz](e|es|ed)|characteri[sz](e|es|ed)|curat(e|es|ed)|releas(e|es|ed))\b|^(to this end|to (address|tackle|overcome|bridge|fill|solve|mitigate) (this|these|th(is|ese) (gap|gaps|issue|issues|challenge|challenges|problem|problems|limitation|limitations)))\b/i;
-// "Our method …" opens a contribution unless the sentence reports results ("our method outperforms …").
-const OWN =
-  /\bour (key |main |core )?(contribution|idea|insight|approach|method|framework|model|system|algorithm|pipeline)\b/i;
-const RESULTS =
-  /\b(experiments?|experimental|results (show|demonstrate|indicate|reveal|suggest|confirm)|evaluat(e|ed|es|ing|ion|ions)|outperform(s|ed|ing)?|benchmarks?|state[- ]of[- ]the[- ]art|sota|ablations?|empirical(ly)?|baselines?|tested on|trials?|surpass(es|ed|ing)?|achiev(e|es|ed|ing)|improv(es|ed|ing|ement|ements)|gains?|accuracy|speedup)\b/i;
-
-export function placeOf(text: string): SentencePlace {
-  const contribution = CONTRIBUTION.exec(text);
-  const results = RESULTS.exec(text);
-  if (contribution && (!results || contribution.index <= results.index)) return 'contribution';
-  if (results) return 'results';
-  return OWN.test(text) ? 'contribution' : 'body';
-}
-
 export function sentencesOf(abstract: string): Sentence[] {
   const bounds = sentenceBounds(abstract);
   const sentences: Sentence[] = [];

@@ -1,4 +1,4 @@
-import type { PaperTag, TagEvidence } from './tagging-engine.ts';
+import type { PaperTag } from './tagging-engine.ts';
 
 /**
  * A calibrated confidence for each tag a paper passes: the chance a careful reader agrees with it,
@@ -50,30 +50,13 @@ export const CALIBRATION_FEATURES = [
   'model-logit',
   'model-only',
   'model-only-logit',
-  'best-in-body',
-  'best-in-results',
 ] as const;
 
 /** A model's log-odds is read within these bounds: past them a word list says little more. */
 const LOGIT_BOUND = 8;
 
-const PLACE_RESULTS = 1;
-const PLACE_BODY = 2;
-/** Where a phrase was read, ordered: a weak sentence's role, the results, the body, the contribution, the title. */
-function placeRank(e: TagEvidence): number {
-  if (e.field === 'title') return 4;
-  return e.sentence === 'contribution'
-    ? 3
-    : e.sentence === 'body'
-      ? PLACE_BODY
-      : e.sentence === 'results'
-        ? PLACE_RESULTS
-        : 0;
-}
-
 export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
   const phrases = tag.evidence.filter((e) => e.rule === 'phrase');
-  const best = phrases.reduce((m, e) => Math.max(m, placeRank(e)), 0);
   const top = phrases.reduce((m, e) => Math.max(m, e.points), 0);
   const model = Math.max(-LOGIT_BOUND, Math.min(LOGIT_BOUND, tag.model ?? 0));
   // A tag only the model names has no rule score: its ratio reads as the threshold's, and the model-only
@@ -96,8 +79,6 @@ export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
     model,
     modelOnly,
     modelOnly * model,
-    best === PLACE_BODY ? 1 : 0,
-    best === PLACE_RESULTS ? 1 : 0,
   ];
 }
 

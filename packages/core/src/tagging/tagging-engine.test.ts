@@ -72,14 +72,7 @@ describe('tagging engine', () => {
     const tags = engine.tag(paper('A study', 'We train policies with Reinforcement\nLearning.'));
     expect(tags.map((t) => t.slug)).toEqual(['reinforcement-learning', 'reinforcement-prefix']);
     expect(tags[0]?.evidence).toEqual([
-      {
-        rule: 'phrase',
-        detail: 'reinforcement learning',
-        field: 'abstract',
-        sentence: 'body',
-        means: true,
-        points: 3,
-      },
+      { rule: 'phrase', detail: 'reinforcement learning', field: 'abstract', points: 3 },
     ]);
     expect(slugs(paper('Diffusion Policies for manipulation', ''))).toEqual(['policies']);
   });

@@ -1,13 +1,6 @@
 import type { Taxonomy } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
-import {
-  PaperReading,
-  PLACE_CODE,
-  PLAIN,
-  USE_MEANS,
-  USE_TITLE_MEANS,
-  USE_TITLE_OWN,
-} from './paper-reading.ts';
+import { PaperReading, PLAIN } from './paper-reading.ts';
 import { ROLE_NOTE, ROLE_WEIGHT } from './sentence-roles.ts';
 import { defaultCalibration, defaultTopicModels, isDefault } from './default-taxonomy.ts';
 import type { Calibration } from './tag-calibration.ts';
@@ -34,16 +27,6 @@ export interface TagEvidence {
   /** The term, category or exemplar description. */
   detail: string;
   field?: 'title' | 'abstract';
-  /**
-   * For a phrase read only in the abstract's plain sentences: the best place it was read in, the
-   * paper's contribution ("we propose …"), the body or the results ("experiments on … show").
-   */
-  sentence?: 'contribution' | 'body' | 'results';
-  /**
-   * For a phrase: named as a means of the work ("via X", "using X", "X-based"): in the title when it was
-   * read there (and nowhere in the title as its subject), else in some sentence of the abstract.
-   */
-  means?: boolean;
   points: number;
 }
 
@@ -107,12 +90,6 @@ interface CompiledTopic {
   weights: readonly number[];
   priors: readonly (readonly [string, number])[];
 }
-
-const SENTENCE_OF_PLACE: readonly (TagEvidence['sentence'] | undefined)[] = [];
-for (const place of ['contribution', 'body', 'results'] as const)
-  (SENTENCE_OF_PLACE as (TagEvidence['sentence'] | undefined)[])[PLACE_CODE[place]] = place;
-/** What a phrase read only in the results' sentences is told apart by. */
-const RESULTS_NOTE = 'only where the results are reported';
 
 const ROLE_BY_WEIGHT = new Map(
   (Object.keys(ROLE_WEIGHT) as (keyof typeof ROLE_WEIGHT)[]).map((role) => [ROLE_WEIGHT[role], role]),
@@ -431,17 +408,10 @@ export class CompiledTaxonomy {
       const best = r.groupBest[slot] ?? 0;
       const term = r.terms[r.groupTerm[slot] ?? -1] ?? '';
       const note = inTitle || best >= PLAIN ? '' : ROLE_NOTE[ROLE_BY_WEIGHT.get(best) ?? 'plain'];
-      const sentence = inTitle ? undefined : SENTENCE_OF_PLACE[r.groupPlace[slot] ?? 0];
       evidence.push({
         rule: 'phrase',
-        detail: note
-          ? `${term} (${note}, ×${best})`
-          : sentence === 'results'
-            ? `${term} (${RESULTS_NOTE})`
-            : term,
+        detail: note ? `${term} (${note}, ×${best})` : term,
         field: inTitle ? 'title' : 'abstract',
-        ...(sentence ? { sentence } : {}),
-        ...(isMeans(r.groupUse[slot] ?? 0, inTitle) ? { means: true } : {}),
         points: round(this.groupPoints(topic, slot, g)),
       });
     }
@@ -465,10 +435,6 @@ export class CompiledTaxonomy {
     }
     return { slug: topic.spec.slug, score: round(score), evidence };
   }
-}
-
-function isMeans(use: number, inTitle: boolean): boolean {
-  return inTitle ? (use & (USE_TITLE_MEANS | USE_TITLE_OWN)) === USE_TITLE_MEANS : (use & USE_MEANS) !== 0;
 }
 
 function round(n: number): number {
