@@ -5,6 +5,7 @@ export * from './collection-stats.ts';
 export * from './taxonomy-load.ts';
 export * from './taxonomy-types.ts';
 export { tokenise } from './tokenise.ts';
+export { sentencesOf, type Sentence, type SentenceRole } from './sentence-roles.ts';
 export * from './tag-calibration.ts';
 export * from './tag-selection.ts';
 export * from './topic-model.ts';
