@@ -3,6 +3,5 @@
  * hash, so stored tags made by an older engine are re-made.
  * 2: sentence roles, local co-occurrence, no tag on one generic word, a choice of direct tags per paper.
  * 3: a sentence's weight is kept exactly (a background sentence's 0.6 was read as 0.6000000238…).
- * 4: a mention in a list of examples ("such as X", "e.g., X", "including X") counts as an aside.
  */
-export const ENGINE_VERSION = 4;
+export const ENGINE_VERSION = 3;

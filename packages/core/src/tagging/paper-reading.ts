@@ -27,14 +27,6 @@ export interface ReadingShape {
   profile: ReadonlyMap<string, readonly { topic: number; weight: number }[]>;
 }
 
-/**
- * A mention inside a list of examples ("tasks such as X and Y", "e.g., X", "including X") is one of several
- * things the paper names in passing, read with an aside's weight: the cue and the mention in one clause (no
- * stop, colon or bracket between them).
- */
-const EXAMPLE_HINT = /e\.g\.|such as|for (example|instance)|including/i;
-const EXAMPLE_CUE = /\b(e\.g\.,?|such as|for (example|instance),?|including)\s[^.;:!?()]{0,80}$/i;
-
 export class PaperReading {
   /** The topics the last paper touched, in touch order: `touched[0, touchedCount)`. */
   readonly touched: Int32Array;
@@ -89,9 +81,6 @@ export class PaperReading {
 
   private readonly stamp: Int32Array;
   private paper = 0;
-  /** The sentence being read when it holds an example cue ('' otherwise), and where it starts in the abstract. */
-  private sentence = '';
-  private sentenceFrom = 0;
   private readonly hits = new Hits();
   private readonly seen = new Set<string>();
   /** The last paper's words: the title's at [0, titleEnd), the abstract's at [titleEnd, wordEnd). */
@@ -156,7 +145,6 @@ export class PaperReading {
     this.touchedCount = 0;
     const words = this.words;
     const titleEnd = this.index.words.read(title, 0, title.length, words, 0);
-    this.sentence = '';
     if (this.scan(title, 0, titleEnd)) this.absorb(-1, PLAIN);
     if (this.shape.profile.size > 0) this.readProfile(title, 0, titleEnd, true);
     const bounds = sentenceBounds(abstract);
@@ -167,12 +155,7 @@ export class PaperReading {
       const start = end;
       end = this.index.words.read(abstract, from, to, words, start);
       // A sentence's role is read only when some term was met in it: most sentences meet none.
-      if (this.scan(abstract, start, end)) {
-        const text = abstract.slice(from, to);
-        this.sentence = EXAMPLE_HINT.test(text) ? text : '';
-        this.sentenceFrom = from;
-        this.absorb(k / 2, ROLE_WEIGHT[roleOf(text)]);
-      }
+      if (this.scan(abstract, start, end)) this.absorb(k / 2, ROLE_WEIGHT[roleOf(abstract.slice(from, to))]);
     }
     if (this.shape.profile.size > 0) this.readProfile(abstract, titleEnd, end, false);
     this.titleEnd = titleEnd;
@@ -233,8 +216,6 @@ export class PaperReading {
         this.requiredSentences[g] = (this.requiredSentences[g] ?? 0) | (1 << unit);
       return;
     }
-    if (weight > ROLE_WEIGHT.aside && this.sentence !== '' && this.inExamples(start))
-      weight = ROLE_WEIGHT.aside;
     if (weight <= 0) return;
     // Overlapping or adjacent hits of one group are one mention: "multi-agent debate" also holds
     // "multi-agent", and "Vision-Language-Action (VLA)" names the same thing twice.
@@ -250,12 +231,6 @@ export class PaperReading {
     else if (this.firstTerm[t] !== term) this.twoTerms[t] = 1;
     if (this.refSpecific[r] === 1 && weight >= ROLE_WEIGHT.contrast) this.specific[t] = 1;
     if (this.refBridges[r] === 1 && weight >= PLAIN) this.bridged[t] = 1;
-  }
-
-  /** Whether the word at `start` of the sentence being read follows an example cue in its clause. */
-  private inExamples(start: number): boolean {
-    const at = (this.words.start[start] ?? 0) - this.sentenceFrom;
-    return EXAMPLE_CUE.test(this.sentence.slice(Math.max(0, at - 100), at));
   }
 
   /** Each distinct word once, in reading order, adds its weight in the profiles that hold it. */

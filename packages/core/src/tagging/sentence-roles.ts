@@ -19,8 +19,7 @@ export const ROLE_WEIGHT: Readonly<Record<SentenceRole, number>> = {
   background: 0.6,
   // Named to be set against: "unlike SFT+RL pipelines", "rather than reinforcement learning".
   contrast: 0.5,
-  // Possible uses and future work: "with applications in recommendation, search and robotics"; and a
-  // mention in a list of examples ("tasks such as X and Y", paper-reading.ts).
+  // Possible uses and future work: "with applications in recommendation, search and robotics".
   aside: 0.25,
   // Links and availability: "our code is available at github.com/…".
   boilerplate: 0,
@@ -30,7 +29,7 @@ export const ROLE_NOTE: Readonly<Record<SentenceRole, string>> = {
   plain: '',
   background: 'in a sentence about the field',
   contrast: 'in a sentence about other methods',
-  aside: 'in a list of applications or examples',
+  aside: 'in a list of possible applications',
   boilerplate: 'in a code or link sentence',
 };
 

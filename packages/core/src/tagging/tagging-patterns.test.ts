@@ -154,25 +154,6 @@ describe('homonyms, lists and boilerplate', () => {
       expect(tags).not.toContain(slug);
   });
 
-  it('a list of examples counts as an aside, the same words in a plain sentence do not', () => {
-    const listed = paper(
-      'A Scalable Second-Order Optimizer for Deep Networks',
-      'We propose a second-order optimizer whose memory grows linearly with the width of the network. It ' +
-        'speeds up training in many settings, such as deep reinforcement learning with policy gradient ' +
-        'methods and Q-learning.',
-    );
-    const studied = paper(
-      'A Scalable Second-Order Optimizer for Deep Networks',
-      'We propose a second-order optimizer whose memory grows linearly with the width of the network. We ' +
-        'study deep reinforcement learning with policy gradient methods and Q-learning.',
-    );
-    expect(shown(listed)).not.toContain('reinforcement-learning');
-    expect(shown(studied)).toContain('reinforcement-learning');
-    const rl = engine.passing(listed).find((t) => t.slug === 'reinforcement-learning');
-    for (const line of rl?.evidence.filter((e) => e.rule === 'phrase') ?? [])
-      expect(line.detail).toMatch(/in a list of applications or examples, ×0\.25/);
-  });
-
   it('robot motion and path planning is not AI Planning, and a planner beside planning is one word', () => {
     const p = paper(
       'Kinodynamic Motion Planning for Tethered Drones',
