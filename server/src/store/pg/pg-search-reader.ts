@@ -109,7 +109,9 @@ export class PgSearchReader implements SearchReader {
     ];
     const filterText = filterSql(filters, params);
     const vector = vectorOf(match);
-    const from = filterText === '' ? await this.#windowFrom(window, expected, papers) : null;
+    // Not for a title-only match: its papers are counted in any column, so the bound would reach too few.
+    const from =
+      filterText === '' && vector === 'doc' ? await this.#windowFrom(window, expected, papers) : null;
     if (from !== null) {
       // Exact when the window filled above the bound: the newest `window` matches all lie there.
       const bounded = await this.#inTransaction<RankedRow & { matched: number }>(
