@@ -1,7 +1,7 @@
 /*
  * The search index's queries on PostgreSQL (pg-search-reader.ts): a tsquery (pg-tsquery.ts) over a stored
- * tsvector, through its GIN index (`doc`, or `title_doc` for a match asked of titles alone: SearchVector), and the filters through the indexed tables a paper's tags, closure and
- * categories live in. `d` is always the papers row (its listing date, its id); `$1` the tsquery where there
+ * tsvector through its GIN index (`doc`, or `title_doc` for a match asked of titles alone: SearchVector),
+ * and the filters through the indexed tables a paper's tags, closure and categories live in. `d` is always the papers row (its listing date, its id); `$1` the tsquery where there
  * is one. Ids, dates and words are COLLATE "C", so orders and ranges are SQLite's.
  */
 
@@ -104,8 +104,9 @@ export const COUNT = (filters: string) => `SELECT count(*)::integer AS n FROM pa
 export const TEXT_THROUGH_INDEX = `BEGIN READ ONLY; SET LOCAL enable_seqscan = off; SET LOCAL jit = off`;
 /**
  * The same for a window bounded by id (RANKED_WINDOW's `from`), whose GIN matches and primary key range
- * must meet as bitmaps: left to itself the planner walks the key's range testing each paper's vector
- * (250 ms for "optimization" from the newest 20,000 papers at 10x, against 30 ms).
+ * should meet as bitmaps: left to itself the planner walks the key's range testing each paper's vector
+ * (250 ms for "optimization" from the newest 20,000 papers at 10x, against 30 ms). Over a wide range it may
+ * still read the GIN matches' rows and test their ids, as without the bound.
  */
 export const BOUNDED_THROUGH_INDEXES = `BEGIN READ ONLY; SET LOCAL enable_seqscan = off; SET LOCAL jit = off;
 SET LOCAL enable_indexscan = off`;
@@ -149,7 +150,7 @@ SELECT (title_terms::float8 / greatest(papers, 1)) AS title, (authors_terms::flo
   (abstract_terms::float8 / greatest(papers, 1)) AS abstract
 FROM search_totals`;
 
-/** About `$1` percent of the indexed papers' ids, read a few pages at random (pg-search-reader.ts: IdSample). */
+/** About `$1` percent of the indexed papers' ids, a few pages read at random (pg-search-reader.ts: #sampledIds). */
 export const SAMPLE_IDS = `SELECT paper_id AS id FROM paper_search TABLESAMPLE SYSTEM ($1)`;
 
 export const INDEXED_PAPERS = `SELECT papers::integer AS n FROM search_totals`;
