@@ -5,8 +5,10 @@
  * process and, with no warm-up, times what a first visitor meets: the first `GET /api/topics`, readiness,
  * 40 searches (cold, then again warm), every topic, related papers of 40 papers; last, `/api/ping` while
  * `quire import` of one more copy runs beside the server (its import, then its tagging). Everything it made is
- * deleted when it ends, failed or interrupted, unless `--keep <dir>` asked for the database to be kept there;
- * `--reuse <dir>` then serves that database again without building anything, to iterate on the serving side.
+ * deleted when it ends, failed or interrupted, unless `--keep <dir>` asked for the database to be kept there
+ * (`--engine postgres`: a PostgreSQL cluster of the bench's own in <dir>/pg, stopped at the end); `--reuse <dir>`
+ * then serves that database again, on the engine it was built on, without building anything, to iterate on
+ * the serving side.
  * Both leave out the import of one more copy, so a kept database holds exactly N copies. "Cold" is then a fresh
  * server over a file the OS may still cache from the last run, as it does right after a build.
  */
@@ -31,7 +33,13 @@ import { startCli } from '../src/harness/run-cli.ts';
 import { requireSharedData } from '../src/paths.ts';
 import { loadCorpus } from '../src/replay/corpus.ts';
 import { syntheticId, writeCopy } from './scale-corpus.ts';
-import { SCALE_ENGINES, startScaleEngine, type ScaleEngine, type ScaleEngineName } from './scale-engine.ts';
+import {
+  SCALE_ENGINES,
+  keptPgData,
+  startScaleEngine,
+  type ScaleEngine,
+  type ScaleEngineName,
+} from './scale-engine.ts';
 import { benchQueries, relatedIds, type BenchQuery } from './scale-queries.ts';
 import {
   PING_EVERY_MS,
@@ -64,8 +72,9 @@ const say = (line: string): void => console.log(`scale: ${line}`);
 const USAGE =
   'Usage: pnpm bench scale [--copies N] [--engine sqlite|postgres] [--keep DIR | --reuse DIR] [--verbose]   ' +
   '(N copies of the corpus, default 1; --engine postgres loads and serves a throwaway PostgreSQL; --keep ' +
-  'builds in DIR and keeps the database there, --reuse serves the database a --keep left in DIR (SQLite ' +
-  "only); both skip the import of one more copy; --verbose prints each search's cold and warm time)";
+  'builds in DIR and keeps the database there (PostgreSQL: its own cluster in DIR/pg), --reuse serves the ' +
+  'database a --keep left in DIR, on the engine it was built on; both skip the import of one more copy; ' +
+  "--verbose prints each search's cold and warm time)";
 
 /** What a `--keep` folder holds besides the database, so `--reuse` knows what it serves. */
 const KEPT_FILE = 'scale-kept.json';
@@ -73,6 +82,8 @@ const KEPT_FILE = 'scale-kept.json';
 interface KeptBuild {
   copies: number;
   papers: number;
+  /** Absent in what a --keep wrote before PostgreSQL could be kept: SQLite. */
+  engine?: ScaleEngineName;
 }
 
 interface ScaleOptions {
@@ -111,15 +122,22 @@ function parseOptions(args: readonly string[]): ScaleOptions {
   const engine = (values.engine ?? 'sqlite') as ScaleEngineName;
   if (!SCALE_ENGINES.includes(engine))
     refuse(`--engine must be one of ${SCALE_ENGINES.join(', ')}, not "${values.engine}".\n${USAGE}`);
-  if (engine === 'postgres' && (values.keep !== undefined || values.reuse !== undefined))
-    refuse(`--keep and --reuse keep a SQLite file; with --engine postgres the database is thrown away.`);
   if (values.keep !== undefined && values.reuse !== undefined)
     refuse(`--keep and --reuse cannot go together: build once with --keep, then --reuse.\n${USAGE}`);
   if (values.reuse !== undefined) {
     const kept = readKept(values.reuse);
+    const keptEngine = kept.engine ?? 'sqlite';
     if (values.copies !== undefined && Number(values.copies) !== kept.copies)
       refuse(`${values.reuse} holds ${kept.copies} copies, not ${values.copies}: leave --copies out.`);
-    return { copies: kept.copies, dir: values.reuse, reuse: true, engine, verbose: values.verbose ?? false };
+    if (values.engine !== undefined && engine !== keptEngine)
+      refuse(`${values.reuse} holds a ${keptEngine} database, not ${engine}: leave --engine out.`);
+    return {
+      copies: kept.copies,
+      dir: values.reuse,
+      reuse: true,
+      engine: keptEngine,
+      verbose: values.verbose ?? false,
+    };
   }
   const n = Number(values.copies ?? 1);
   if (!Number.isInteger(n) || n < 1)
@@ -131,11 +149,13 @@ function parseOptions(args: readonly string[]): ScaleOptions {
 
 function readKept(dir: string): KeptBuild {
   const file = join(dir, KEPT_FILE);
-  if (!existsSync(file) || !existsSync(join(dir, 'quire.db')))
-    refuse(
-      `--reuse ${dir}: no database kept there (${KEPT_FILE} and quire.db); build one with --keep ${dir}.`,
-    );
-  return JSON.parse(readFileSync(file, 'utf8')) as KeptBuild;
+  if (!existsSync(file))
+    refuse(`--reuse ${dir}: no database kept there (no ${KEPT_FILE}); build one with --keep ${dir}.`);
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as KeptBuild;
+  const store = kept.engine === 'postgres' ? keptPgData(dir) : join(dir, 'quire.db');
+  if (!existsSync(store))
+    refuse(`--reuse ${dir}: its database (${store}) is gone; build one with --keep ${dir}.`);
+  return kept;
 }
 
 /** Refuses before writing anything when the temp folder's disk cannot hold N + 1 copies. */
@@ -255,7 +275,12 @@ export async function runScaleBench(args: readonly string[] = []): Promise<Recor
   let server: ServeProcess | undefined;
   let engine: ScaleEngine | undefined;
   try {
-    engine = await startScaleEngine(options.engine, join(dir, 'quire.db'), say);
+    engine = await startScaleEngine(
+      options.engine,
+      join(dir, 'quire.db'),
+      say,
+      keep ? { dir, reuse: options.reuse } : null,
+    );
     return await measure(
       engine,
       options,
@@ -408,7 +433,7 @@ async function measureOn(
   } else {
     built = await build(corpus, copies, dir, engine);
     if (options.dir !== null) {
-      const kept: KeptBuild = { copies, papers: built.papers };
+      const kept: KeptBuild = { copies, papers: built.papers, engine: engine.name };
       writeFileSync(join(dir, KEPT_FILE), `${JSON.stringify(kept)}\n`);
     }
   }

@@ -6,6 +6,7 @@ import {
   CREATE_CATEGORY_LOOKUPS,
   CREATE_SEARCH_INDEX,
   CREATE_SEARCH_TOTALS,
+  SEARCH_TITLE_VECTOR,
   SEARCH_WORDS_PER_COLUMN,
 } from './pg-search-schema.ts';
 import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
@@ -93,6 +94,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'category-lookups', sql: CREATE_CATEGORY_LOOKUPS },
   // One step: the totals and the per-column word counts are kept by the same three triggers.
   { name: 'search-totals', sql: CREATE_SEARCH_TOTALS + SEARCH_WORDS_PER_COLUMN },
+  { name: 'search-title-vector', sql: SEARCH_TITLE_VECTOR },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -7,9 +7,16 @@ export type PgClient = pg.PoolClient;
 /** Connections one node keeps open; the sync server's appends are short, so a few go a long way. */
 const POOL_SIZE = 10;
 
-/** A pool over `url`, checked with one round trip so a wrong address fails here rather than on first use. */
-export async function openPgPool(url: string): Promise<PgPool> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+/**
+ * A pool over `url`, checked with one round trip so a wrong address fails here rather than on first use.
+ * `settings`: run-time parameters every connection of the pool starts with (`-c name=value …`).
+ */
+export async function openPgPool(url: string, settings?: string): Promise<PgPool> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    ...(settings === undefined ? {} : { options: settings }),
+  });
   // An idle connection that dies (a server restart) is dropped from the pool and the next query opens a
   // new one; without a listener the pool's 'error' event would end the process.
   pool.on('error', () => {});

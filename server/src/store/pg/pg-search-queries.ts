@@ -1,9 +1,12 @@
 /*
- * The search index's queries on PostgreSQL (pg-search-reader.ts): a tsquery (pg-tsquery.ts) over the stored
- * tsvector, through its GIN index, and the filters through the indexed tables a paper's tags, closure and
- * categories live in. `d` is always the papers row (its listing date, its id); `$1` the tsquery where there
+ * The search index's queries on PostgreSQL (pg-search-reader.ts): a tsquery (pg-tsquery.ts) over a stored
+ * tsvector through its GIN index (`doc`, or `title_doc` for a match asked of titles alone: SearchVector),
+ * and the filters through the indexed tables a paper's tags, closure and categories live in. `d` is always the papers row (its listing date, its id); `$1` the tsquery where there
  * is one. Ids, dates and words are COLLATE "C", so orders and ranges are SQLite's.
  */
+
+/** The vector a match is read on: the whole paper's, or the title's alone (pg-tsquery.ts: withinTitle). */
+export type SearchVector = 'doc' | 'title_doc';
 
 export const FROM_FILTER = (p: string) => `d.listing_date >= ${p}`;
 export const TO_FILTER = (p: string) => `d.listing_date <= ${p}`;
@@ -24,12 +27,12 @@ export const CATEGORY_FILTER = (p: string) => `d.id IN (SELECT paper_id FROM pap
  * inverse document frequency (`$6`), as bm25 weighs a rare word above a common one; ts_rank alone does
  * not. Written out per part rather than summed over unnest(): a subquery per ranked paper cost 9 µs more.
  */
-const SCORE = (leaves: number) =>
+const SCORE = (leaves: number, vector = 'm.doc') =>
   leaves === 0
     ? '0'
     : Array.from(
         { length: leaves },
-        (_, i) => `($6::float8[])[${i + 1}] * ts_rank($5::float4[], m.doc, ($7::tsquery[])[${i + 1}], 1)`,
+        (_, i) => `($6::float8[])[${i + 1}] * ts_rank($5::float4[], ${vector}, ($7::tsquery[])[${i + 1}], 1)`,
       ).join('\n    + ');
 
 /**
@@ -38,33 +41,45 @@ const SCORE = (leaves: number) =>
  * to walk the primary key backwards testing each paper's vector: with TEXT_THROUGH_INDEX its matches are
  * read through the GIN index, then sorted.
  */
-const TEXT_MATCHES = (filters: string) => `
-  SELECT s.paper_id, s.doc FROM (SELECT paper_id, doc FROM paper_search WHERE doc @@ $1::tsquery OFFSET 0) s${
-    filters === '' ? '' : `\n  JOIN papers d ON d.id = s.paper_id WHERE TRUE${filters}`
-  }`;
+const TEXT_MATCHES = (filters: string, vector: SearchVector, from: string | null) => `
+  SELECT s.paper_id, s.doc, s.title_doc FROM (
+    SELECT paper_id, ${vector} AS doc, title_doc FROM paper_search
+    WHERE ${vector} @@ $1::tsquery${from === null ? '' : ` AND paper_id >= ${from}`} OFFSET 0) s${
+      filters === '' ? '' : `\n  JOIN papers d ON d.id = s.paper_id WHERE TRUE${filters}`
+    }`;
 
 /**
  * The `$2` most recently indexed matches (highest ids: arXiv numbers its papers in order) passing the
  * filters, ranked by `leaves` parts (SCORE); with how many that window held, so a short window's count is
- * the total. Each window paper's vector is read out of its TOAST slice once (the copy `|| ''` makes)
- * rather than by every ts_rank call: 20,000 papers ranked by 11 parts took 590 ms, now 310.
+ * the total. Ranked in two steps, because reading a paper's whole vector out of TOAST and ranking it is
+ * most of a search's cost (65 µs a paper at 10x under load: a window of 5,000 took 200-480 ms): first every
+ * window paper by its title's vector alone, which its row holds (SEARCH_TITLE_VECTOR), then the best `$8`
+ * of those (title matches first, then the newest) by their whole vectors. A window of at most `$8` papers
+ * is ranked as before, every paper by its whole vector. Each vector read is copied out of its TOAST slice
+ * once (`|| ''`) rather than by every ts_rank call: 20,000 papers ranked by 11 parts took 590 ms, then 310.
  */
-export const RANKED_WINDOW = (filters: string, leaves: number) => `
-WITH w AS MATERIALIZED (${TEXT_MATCHES(filters)}
+export const RANKED_WINDOW = (
+  filters: string,
+  leaves: number,
+  vector: SearchVector,
+  from: string | null = null,
+) => `
+WITH w AS MATERIALIZED (${TEXT_MATCHES(filters, vector, from)}
   ORDER BY s.paper_id DESC LIMIT $2),
-m AS MATERIALIZED (SELECT w.paper_id, w.doc || ''::tsvector AS doc FROM w)
-SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score,
-  count(*) OVER ()::integer AS matched
+t AS MATERIALIZED (SELECT w.paper_id, w.doc, count(*) OVER ()::integer AS matched FROM w
+  ORDER BY ${SCORE(leaves, 'w.title_doc')} DESC, w.paper_id DESC LIMIT $8),
+m AS MATERIALIZED (SELECT t.paper_id, t.doc || ''::tsvector AS doc, t.matched FROM t)
+SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score, m.matched
 FROM m ORDER BY score DESC, m.paper_id LIMIT $3 OFFSET $4`;
 
 // Without the papers row unless a filter reads it: a bitmap scan then counts all-visible pages' matches
 // without reading them.
-export const COUNT_MATCHES = (filters: string) =>
+export const COUNT_MATCHES = (filters: string, vector: SearchVector) =>
   filters === ''
-    ? `SELECT count(*)::integer AS n FROM paper_search WHERE doc @@ $1::tsquery`
+    ? `SELECT count(*)::integer AS n FROM paper_search WHERE ${vector} @@ $1::tsquery`
     : `
 SELECT count(*)::integer AS n FROM paper_search s JOIN papers d ON d.id = s.paper_id
-WHERE s.doc @@ $1::tsquery${filters}`;
+WHERE s.${vector} @@ $1::tsquery${filters}`;
 
 // Undated papers last, as SQLite orders NULL below every date.
 export const NEWEST_MATCHES = (filters: string) => `
@@ -86,7 +101,23 @@ export const COUNT = (filters: string) => `SELECT count(*)::integer AS n FROM pa
  * backwards, for the newest matches), testing every paper's vector (100-200 ms at 1x, found on
  * `pnpm bench scale --engine postgres`), where the index reads only the matches' lists.
  */
-export const TEXT_THROUGH_INDEX = `BEGIN READ ONLY; SET LOCAL enable_seqscan = off`;
+export const TEXT_THROUGH_INDEX = `BEGIN READ ONLY; SET LOCAL enable_seqscan = off; SET LOCAL jit = off`;
+/**
+ * The same for a window bounded by id (RANKED_WINDOW's `from`), whose GIN matches and primary key range
+ * should meet as bitmaps: left to itself the planner walks the key's range testing each paper's vector
+ * (250 ms for "optimization" from the newest 20,000 papers at 10x, against 30 ms). Over a wide range it may
+ * still read the GIN matches' rows and test their ids, as without the bound.
+ */
+export const BOUNDED_THROUGH_INDEXES = `BEGIN READ ONLY; SET LOCAL enable_seqscan = off; SET LOCAL jit = off;
+SET LOCAL enable_indexscan = off`;
+/**
+ * The same for every statement of a search reader's own connections (pg-search-reader.ts:
+ * openPgSearchReader), set as they open: a text match then costs one round trip, not three (the
+ * transaction's BEGIN and COMMIT took 5-15 ms each at 10x on a loaded machine). Its other statements read
+ * through their indexes anyway. JIT off: a plan with a table read the setting disfavours costs over its
+ * threshold, and compiling it took 60-250 ms (search_totals' one row) where running it takes 0.1.
+ */
+export const READER_SETTINGS = `-c enable_seqscan=off -c jit=off`;
 export const END_READ = `COMMIT`;
 export const ABORT_READ = `ROLLBACK`;
 
@@ -118,6 +149,9 @@ export const AVERAGE_TERMS = `
 SELECT (title_terms::float8 / greatest(papers, 1)) AS title, (authors_terms::float8 / greatest(papers, 1)) AS authors,
   (abstract_terms::float8 / greatest(papers, 1)) AS abstract
 FROM search_totals`;
+
+/** About `$1` percent of the indexed papers' ids, a few pages read at random (pg-search-reader.ts: #sampledIds). */
+export const SAMPLE_IDS = `SELECT paper_id AS id FROM paper_search TABLESAMPLE SYSTEM ($1)`;
 
 export const INDEXED_PAPERS = `SELECT papers::integer AS n FROM search_totals`;
 export const PAPER_ROWS = `

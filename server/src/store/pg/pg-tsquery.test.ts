@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allOf, anyOf, inColumns, phrase, without, word } from '../search-match.ts';
-import { rankedLeaves, tsquery } from './pg-tsquery.ts';
+import { rankedLeaves, tsquery, withinTitle } from './pg-tsquery.ts';
 
 describe('a match as a tsquery', () => {
   it('renders words, prefixes, alternatives and exclusions', () => {
@@ -36,5 +36,15 @@ describe('a match as a tsquery', () => {
       [`'net':*A`, ['net'], true],
       [`'x'`, ['x'], false],
     ]);
+  });
+
+  it('tells a match asked of titles alone, which the title vector answers', () => {
+    const title = (m: Parameters<typeof inColumns>[1]) => inColumns(['title'], m);
+    expect(withinTitle(title(allOf([word('graph'), phrase(['a', 'b']), word('net', true)])))).toBe(true);
+    expect(withinTitle(allOf([title(word('graph')), title(without(word('x'), word('y')))]))).toBe(true);
+    expect(withinTitle(inColumns(['title'], inColumns(['authors'], word('x'))))).toBe(true);
+    expect(withinTitle(word('graph'))).toBe(false);
+    expect(withinTitle(inColumns(['title', 'abstract'], word('graph')))).toBe(false);
+    expect(withinTitle(allOf([title(word('graph')), inColumns(['authors'], word('janedoe'))]))).toBe(false);
   });
 });

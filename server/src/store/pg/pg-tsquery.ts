@@ -81,3 +81,27 @@ export function rankedLeaves(match: Match, weights: string = EVERY_WEIGHT): Rank
       return rankedLeaves(match.of, weights);
   }
 }
+
+/**
+ * Whether every word and phrase of `match` is asked of the title alone (FtsSearch's title candidates):
+ * then the match reads the same on the title's own vector (pg-search-schema.ts: SEARCH_TITLE_VECTOR),
+ * whose lexemes are all weighted A, as on the whole one.
+ */
+export function withinTitle(match: Match, weights: string = EVERY_WEIGHT): boolean {
+  switch (match.kind) {
+    case 'word':
+    case 'phrase':
+      return weights === WEIGHT.title;
+    case 'all':
+    case 'any':
+      return match.of.every((m) => withinTitle(m, weights));
+    case 'columns': {
+      const allowed = match.columns.map((c) => WEIGHT[c]);
+      const narrowed = [...weights].filter((w) => allowed.includes(w)).join('');
+      // No column left: it matches nothing on either vector.
+      return narrowed === '' || withinTitle(match.of, narrowed);
+    }
+    case 'without':
+      return withinTitle(match.of, weights) && withinTitle(match.not, weights);
+  }
+}
