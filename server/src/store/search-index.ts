@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter.ts';
+import { DOCS_PER_WORD } from './search-doc-bits.ts';
 import { DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
 
@@ -199,9 +200,11 @@ export function estimatedTotal(window: number, lowest: number, docs: number, atL
 type TopicPlan = 'probe' | 'set';
 
 // Per-paper costs measured on a 268,450-paper store: probing paper_topics for one match 1.5 µs; reading
-// a topic's doc into a set 0.45 µs, then testing a match against it 0.08 µs.
+// a topic's doc into a set 0.45 µs from its stored tags, 0.12 µs a bitmap word of 32 docs from its
+// closure (search-doc-bits.ts), then testing a match against it 0.08 µs.
 const PROBE_US = 1.5;
 const GATHER_US = 0.45;
+const WORD_US = 0.12;
 const LOOKUP_US = 0.08;
 /**
  * Statements of a search that walk the matches under its filters (the ranked window, then the titles'
@@ -404,9 +407,15 @@ export class SearchIndex {
     // chose to probe from a count stopped at 20,001 while 230,000 matched, and probed them all (twice:
     // the window, then the titles), a second and a half.
     const matches = textMatches();
-    const read = Math.min(matches, (window * Math.max(1, this.indexedPapers())) / Math.max(1, inTopics));
+    const papers = Math.max(1, this.indexedPapers());
+    const read = Math.min(matches, (window * papers) / Math.max(1, inTopics));
     const probes = WALKS_PER_SEARCH * PROBE_US * read;
-    return GATHER_US * inTopics + LOOKUP_US * matches < probes ? 'set' : 'probe';
+    // A closure is read a bitmap word at a time: at most one row per topic and 32 docs.
+    const gather =
+      filters.topicsFrom === 'closure'
+        ? WORD_US * Math.min(inTopics, filters.topics.length * Math.ceil(papers / DOCS_PER_WORD))
+        : GATHER_US * inTopics;
+    return gather + LOOKUP_US * matches < probes ? 'set' : 'probe';
   }
 
   /** The stored categories a `cat:` filter names, when their docs are to be read as a set; else null. */
