@@ -7,7 +7,7 @@ import type { DocSets } from './search-doc-sets.ts';
  * topic filter. A probe (the match's paper, then its two or three categories) costs 2.5 µs, so a small
  * category behind a common word cost most of a search: at 33x "neighborhood cat:cs.DC" walked 17,000
  * matches for 68 papers (43 ms). Reading a category's docs from its bitmap (search-doc-bits.ts) costs
- * 0.12 µs a row of 32 docs, and testing a match against them 0.08 µs: the set is read when that costs
+ * 0.2 µs a row of 32 docs, and testing a match against them 0.08 µs: the set is read when that costs
  * less than the probes the window would make, which holds for nearly every filter on text (at 100x
  * cs.CV is read in 84,000 rows, 10 ms, against 2.5 µs for each of the hundreds of thousands of matches
  * of a common word).
@@ -16,7 +16,7 @@ import type { DocSets } from './search-doc-sets.ts';
 // Per-paper costs, a probe measured on a 900,000-paper store (33 copies of the corpus).
 const PROBE_US = 2.5;
 /** Reading one bitmap word (32 docs) of a category's docs (search-doc-bits.ts). */
-const WORD_US = 0.12;
+const WORD_US = 0.2;
 const LOOKUP_US = 0.08;
 /**
  * Text matches counted at most to choose a filter's plan (a single word's count costs about 20 ns a

@@ -31,8 +31,8 @@ const DATA_VERSION = `SELECT (SELECT data_version FROM pragma_data_version) || '
 
 export type DocSetSource = 'closure' | 'tags' | 'categories';
 
-/** One bitmap word of a set: [doc >> 5, bits]. */
-type DocWord = [number, number];
+/** A set's bitmap words and their bits, each a JSON array. */
+type DocWords = [string, string];
 
 interface DocSet {
   number: number;
@@ -42,18 +42,18 @@ interface DocSet {
 export class DocSets {
   readonly #byKey = new Map<string, DocSet>();
   readonly #byNumber = new Map<number, Uint32Array>();
-  readonly #closureWords: Statement<[string], DocWord>;
+  readonly #closureWords: Statement<[string], DocWords>;
   readonly #taggedDocs: Statement<[string], number>;
-  readonly #categoryWords: Statement<[string], DocWord>;
+  readonly #categoryWords: Statement<[string], DocWords>;
   readonly #dataVersion: Statement<[], string>;
   #version = '';
   #next = 1;
 
   /** One per connection (see `docSetsOf`): the function it registers reads this instance's sets. */
   private constructor(db: Database) {
-    this.#closureWords = db.prepare<[string], DocWord>(TOPIC_DOC_WORDS).raw();
+    this.#closureWords = db.prepare<[string], DocWords>(TOPIC_DOC_WORDS).raw();
     this.#taggedDocs = db.prepare<[string], number>(TAGGED_DOCS).pluck();
-    this.#categoryWords = db.prepare<[string], DocWord>(CATEGORY_DOC_WORDS).raw();
+    this.#categoryWords = db.prepare<[string], DocWords>(CATEGORY_DOC_WORDS).raw();
     this.#dataVersion = db.prepare<[], string>(DATA_VERSION).pluck();
     db.function(IN_DOC_SET_FUNCTION, { varargs: false }, (set: unknown, doc: unknown) => {
       const bits = this.#byNumber.get(Number(set));
@@ -112,12 +112,16 @@ export class DocSets {
       for (const d of docs) bits[d >>> 5] = (bits[d >>> 5] ?? 0) | (1 << (d & 31));
       return bits;
     }
-    const words = (source === 'closure' ? this.#closureWords : this.#categoryWords).all(topics);
+    const [wordsJson, bitsJson] = (source === 'closure' ? this.#closureWords : this.#categoryWords).get(
+      topics,
+    ) ?? ['[]', '[]'];
+    const words = JSON.parse(wordsJson) as number[];
+    const sets = JSON.parse(bitsJson) as number[];
     let top = 0;
-    for (const [word] of words) if (word > top) top = word;
+    for (const word of words) if (word > top) top = word;
     const bits = new Uint32Array(top + 1);
     // Several topics or categories may hold the same word.
-    for (const [word, set] of words) bits[word] = (bits[word] ?? 0) | set;
+    words.forEach((word, i) => (bits[word] = (bits[word] ?? 0) | (sets[i] ?? 0)));
     return bits;
   }
 

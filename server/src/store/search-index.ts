@@ -200,11 +200,11 @@ export function estimatedTotal(window: number, lowest: number, docs: number, atL
 type TopicPlan = 'probe' | 'set';
 
 // Per-paper costs measured on a 268,450-paper store: probing paper_topics for one match 1.5 µs; reading
-// a topic's doc into a set 0.45 µs from its stored tags, 0.12 µs a bitmap word of 32 docs from its
+// a topic's doc into a set 0.45 µs from its stored tags, 0.2 µs a bitmap word of 32 docs from its
 // closure (search-doc-bits.ts), then testing a match against it 0.08 µs.
 const PROBE_US = 1.5;
 const GATHER_US = 0.45;
-const WORD_US = 0.12;
+const WORD_US = 0.2;
 const LOOKUP_US = 0.08;
 /**
  * Statements of a search that walk the matches under its filters (the ranked window, then the titles'
