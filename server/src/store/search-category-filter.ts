@@ -9,8 +9,8 @@ import type { DocSets } from './search-doc-sets.ts';
  * matches for 68 papers (43 ms). Reading a category's docs from its bitmap (search-doc-bits.ts) costs
  * 0.2 µs a row of 32 docs, and testing a match against them 0.08 µs: the set is read when that costs
  * less than the probes the window would make, which holds for nearly every filter on text (at 100x
- * cs.CV is read in 84,000 rows, 10 ms, against 2.5 µs for each of the hundreds of thousands of matches
- * of a common word).
+ * cs.CV and cs.RO are read in 159,000 rows, 30 ms, against 2.5 µs for each of the hundreds of
+ * thousands of matches of a common word).
  */
 
 // Per-paper costs, a probe measured on a 900,000-paper store (33 copies of the corpus).
