@@ -27,7 +27,7 @@ export const DOC_SETS_KEPT = 16;
 const TAGGED_DOCS = `SELECT d.doc FROM paper_tags t JOIN search_docs d ON d.paper_id = t.paper_id
   WHERE t.topic IN (SELECT value FROM json_each(?))`;
 // Another connection's commits change data_version, this connection's own change total_changes().
-const DATA_VERSION = `SELECT (SELECT data_version FROM pragma_data_version) || ' ' || total_changes()`;
+export const DATA_VERSION = `SELECT (SELECT data_version FROM pragma_data_version) || ' ' || total_changes()`;
 
 export type DocSetSource = 'closure' | 'tags' | 'categories';
 
