@@ -5,6 +5,7 @@ import { normalisePaper, type PaperEntity } from '@quire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './open-store.ts';
 import { CREATE_SEARCH_DOC_BITS } from './search-doc-bits.ts';
+import { papersIn as categoryPapersIn } from './search-category-filter.ts';
 
 let dir: string;
 let store: Store;
@@ -110,5 +111,18 @@ describe('the topic and category bitmaps', () => {
     expect(papersIn('topic_doc_bits', 'rl-for-tool-use')).toEqual([33]);
     expect(papersIn('topic_doc_bits', 'reinforcement-learning')).toEqual([4, 33]);
     expect(papersIn('category_doc_bits', 'cs.RO')).toEqual(Array.from({ length: 20 }, (_, i) => 2 * (i + 1)));
+  });
+});
+
+describe('the papers a category set holds, from its bitmap rows', () => {
+  it('is every paper when every word of each set is filled, none when no row is, one a row when sparse', () => {
+    // 3,200 papers: 100 words of 32 docs.
+    expect(categoryPapersIn(100, 1, 3200)).toBe(3200);
+    expect(categoryPapersIn(200, 2, 3200)).toBe(3200);
+    expect(categoryPapersIn(0, 2, 3200)).toBe(0);
+    // 10 of 100 words filled: p = 1 - 0.9^(1/32) = 0.003287 of 3,200 papers, about one paper a row.
+    expect(categoryPapersIn(10, 1, 3200)).toBeCloseTo(10.52, 1);
+    // Two sets in 100 rows: half their words filled each, p = 1 - 0.5^(1/32) = 0.02143, twice.
+    expect(categoryPapersIn(100, 2, 3200)).toBeCloseTo(137.1, 1);
   });
 });
