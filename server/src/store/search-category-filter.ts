@@ -1,18 +1,23 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { DOCS_PER_WORD } from './search-doc-bits.ts';
 import type { DocSets } from './search-doc-sets.ts';
 
 /**
  * A `cat:` filter on text matches: a probe per match, or the categories' docs as a set (DocSets), like a
- * topic filter. A probe (the match's paper, then its two or three categories) costs 2.5 µs, so a small
+ * topic filter. A probe (the match's paper, then its two or three categories) costs 2.5-5 µs, so a small
  * category behind a common word cost most of a search: at 33x "neighborhood cat:cs.DC" walked 17,000
- * matches for 68 papers (43 ms). Reading a category's docs costs 1.4 µs a paper and testing a match
- * against them 0.08 µs (measured on a 900,000-paper store): the set is read when that costs less than
- * the probes the window would make, which holds for a small category, not for cs.CV.
+ * matches for 68 papers (43 ms). Reading a category's docs from its bitmap (search-doc-bits.ts) costs
+ * 0.2 µs a row of 32 docs, and testing a match against them 0.08 µs: the set is read when that costs
+ * less than the probes the window would make, which holds for nearly every filter on text (at 100x
+ * cs.CV and cs.RO are read in 159,000 rows, 30 ms, against 5 µs for each of the hundreds of
+ * thousands of matches of a common word).
  */
 
-// Per-paper costs, measured on a 900,000-paper store (33 copies of the corpus).
-const PROBE_US = 2.5;
-const GATHER_US = 1.4;
+// A probe's cost per match: 2.5 µs on a 900,000-paper store (33 copies of the corpus), 5 µs at 100x
+// ("explanation cat:cs.CV,cs.RO" probed 14,000 matches in 75 ms of CPU, load 6.5).
+const PROBE_US = 5;
+/** Reading one bitmap word (32 docs) of a category's docs (search-doc-bits.ts). */
+const WORD_US = 0.2;
 const LOOKUP_US = 0.08;
 /**
  * Text matches counted at most to choose a filter's plan (a single word's count costs about 20 ns a
@@ -29,19 +34,20 @@ const STORED_CATEGORIES = `WITH RECURSIVE c(name) AS (
   UNION ALL SELECT (SELECT min(category) FROM paper_categories WHERE category > c.name) FROM c
   WHERE c.name IS NOT NULL)
 SELECT name FROM c WHERE name IS NOT NULL`;
-// Stops at `cap`: past it the set cannot be the cheaper plan.
-const PAPERS_IN_CATEGORIES = `SELECT count(*) FROM (SELECT 1 FROM paper_categories
+// The bitmap rows a set of these categories is read from. Stops at `cap`: past it the set cannot be
+// the cheaper plan.
+const WORDS_IN_CATEGORIES = `SELECT count(*) FROM (SELECT 1 FROM category_doc_bits
   WHERE category IN (SELECT value FROM json_each(?)) LIMIT ?)`;
 
 export class SearchCategoryFilter {
   readonly #docSets: DocSets;
   readonly #stored: Statement<[], string>;
-  readonly #papersIn: Statement<[string, number], number>;
+  readonly #wordsIn: Statement<[string, number], number>;
 
   constructor(db: Database, docSets: DocSets) {
     this.#docSets = docSets;
     this.#stored = db.prepare<[], string>(STORED_CATEGORIES).pluck();
-    this.#papersIn = db.prepare<[string, number], number>(PAPERS_IN_CATEGORIES).pluck();
+    this.#wordsIn = db.prepare<[string, number], number>(WORDS_IN_CATEGORIES).pluck();
   }
 
   /**
@@ -69,12 +75,24 @@ export class SearchCategoryFilter {
   ): 'set' | 'probe' {
     if (this.#docSets.has('categories', names)) return 'set';
     const matches = textMatches(PLAN_COUNT_UP_TO);
-    // Past this many papers, reading them costs more than probing every match.
-    const cap = Math.ceil((WALKS_PER_SEARCH * PROBE_US * matches) / GATHER_US) + 1;
-    const size = this.#papersIn.get(JSON.stringify(names), cap) ?? 0;
-    if (size >= cap) return 'probe';
+    // Past this many rows, reading them costs more than probing every match.
+    const cap = Math.ceil((WALKS_PER_SEARCH * PROBE_US * matches) / WORD_US) + 1;
+    const rows = this.#wordsIn.get(JSON.stringify(names), cap) ?? 0;
+    if (rows >= cap) return 'probe';
+    const size = papersIn(rows, names.length, papers);
     const read = Math.min(matches, (window * Math.max(1, papers)) / Math.max(1, size));
     const probes = WALKS_PER_SEARCH * PROBE_US * read;
-    return GATHER_US * size + LOOKUP_US * matches < probes ? 'set' : 'probe';
+    return WORD_US * rows + LOOKUP_US * matches < probes ? 'set' : 'probe';
   }
+}
+
+/**
+ * About how many of `papers` docs the `sets` categories read in `rows` bitmap rows hold, were each
+ * one's docs spread evenly: a word of 32 docs is empty with probability (1 - p)^32 for a share p of them
+ * in the category. (Counted as if the categories held a share each alike, and no paper two of them.)
+ */
+export function papersIn(rows: number, sets: number, papers: number): number {
+  const words = Math.max(1, Math.ceil(papers / DOCS_PER_WORD));
+  const filled = Math.min(1, rows / (words * Math.max(1, sets)));
+  return Math.min(papers, sets * papers * (1 - (1 - filled) ** (1 / DOCS_PER_WORD)));
 }

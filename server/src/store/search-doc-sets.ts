@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { CATEGORY_DOC_WORDS, TOPIC_DOC_WORDS } from './search-doc-bits.ts';
 
 /**
  * Topic filters on text matches, tested in memory. A text query walks its matches from the newest doc
@@ -7,7 +8,9 @@ import type { Database, Statement } from 'better-sqlite3';
  * paper): at 100x "topic:reinforcement-learning transformers" walked 170,000 matches against a topic of
  * 199,000 papers, twice (all fields, then titles), about a second. Here the topic's docs are read once
  * into a bitset of doc numbers, kept while nothing is committed to the store, and a SQL function this
- * connection registers tests a match against it (0.08 µs).
+ * connection registers tests a match against it (0.08 µs). A topic closure's or a category's docs are
+ * read from the bitmaps the store keeps on disk (search-doc-bits.ts), 32 docs a row; stored tags (a
+ * hierarchy the store did not record) one paper a row.
  *
  * `PRAGMA data_version` changes when another connection commits (total_changes() when this one writes):
  * every set is then dropped, so a set never misses a paper tagged since it was read (while an import is being tagged the sets are read
@@ -20,18 +23,16 @@ export const IN_DOC_SET_FUNCTION = 'quire_in_doc_set';
 /** Sets kept at most (each a bit per doc: 340 KiB at 2.7M papers). */
 export const DOC_SETS_KEPT = 16;
 
-/** The docs of the papers carrying any of the topics: each paper's closure, or the stored tags. */
-const CLOSURE_DOCS = `SELECT d.doc FROM paper_topics t JOIN search_docs d ON d.paper_id = t.paper_id
-  WHERE t.topic IN (SELECT value FROM json_each(?))`;
+/** The docs of the papers carrying any of the topics by their stored tags. */
 const TAGGED_DOCS = `SELECT d.doc FROM paper_tags t JOIN search_docs d ON d.paper_id = t.paper_id
   WHERE t.topic IN (SELECT value FROM json_each(?))`;
-/** The docs of the papers in any of these categories, as stored (see search-category-filter.ts). */
-const CATEGORY_DOCS = `SELECT d.doc FROM paper_categories c JOIN search_docs d ON d.paper_id = c.paper_id
-  WHERE c.category IN (SELECT value FROM json_each(?))`;
 // Another connection's commits change data_version, this connection's own change total_changes().
-const DATA_VERSION = `SELECT (SELECT data_version FROM pragma_data_version) || ' ' || total_changes()`;
+export const DATA_VERSION = `SELECT (SELECT data_version FROM pragma_data_version) || ' ' || total_changes()`;
 
 export type DocSetSource = 'closure' | 'tags' | 'categories';
+
+/** A set's bitmap words and their bits, each a JSON array. */
+type DocWords = [string, string];
 
 interface DocSet {
   number: number;
@@ -41,18 +42,18 @@ interface DocSet {
 export class DocSets {
   readonly #byKey = new Map<string, DocSet>();
   readonly #byNumber = new Map<number, Uint32Array>();
-  readonly #closureDocs: Statement<[string], number>;
+  readonly #closureWords: Statement<[string], DocWords>;
   readonly #taggedDocs: Statement<[string], number>;
-  readonly #categoryDocs: Statement<[string], number>;
+  readonly #categoryWords: Statement<[string], DocWords>;
   readonly #dataVersion: Statement<[], string>;
   #version = '';
   #next = 1;
 
   /** One per connection (see `docSetsOf`): the function it registers reads this instance's sets. */
   private constructor(db: Database) {
-    this.#closureDocs = db.prepare<[string], number>(CLOSURE_DOCS).pluck();
+    this.#closureWords = db.prepare<[string], DocWords>(TOPIC_DOC_WORDS).raw();
     this.#taggedDocs = db.prepare<[string], number>(TAGGED_DOCS).pluck();
-    this.#categoryDocs = db.prepare<[string], number>(CATEGORY_DOCS).pluck();
+    this.#categoryWords = db.prepare<[string], DocWords>(CATEGORY_DOC_WORDS).raw();
     this.#dataVersion = db.prepare<[], string>(DATA_VERSION).pluck();
     db.function(IN_DOC_SET_FUNCTION, { varargs: false }, (set: unknown, doc: unknown) => {
       const bits = this.#byNumber.get(Number(set));
@@ -89,14 +90,7 @@ export class DocSets {
       this.#byKey.set(key, held);
       return held.number;
     }
-    const read = { closure: this.#closureDocs, tags: this.#taggedDocs, categories: this.#categoryDocs }[
-      source
-    ];
-    const docs = read.all(JSON.stringify(topics));
-    let top = 0;
-    for (const d of docs) if (d > top) top = d;
-    const bits = new Uint32Array((top >>> 5) + 1);
-    for (const d of docs) bits[d >>> 5] = (bits[d >>> 5] ?? 0) | (1 << (d & 31));
+    const bits = this.#read(source, JSON.stringify(topics));
     const set = { number: this.#next++, bits };
     this.#byKey.set(key, set);
     this.#byNumber.set(set.number, bits);
@@ -106,6 +100,29 @@ export class DocSets {
       this.#byNumber.delete(dropped.number);
     }
     return set.number;
+  }
+
+  /** The docs of the set as a bitset: bit (doc & 31) of element doc >> 5. */
+  #read(source: DocSetSource, topics: string): Uint32Array {
+    if (source === 'tags') {
+      const docs = this.#taggedDocs.all(topics);
+      let top = 0;
+      for (const d of docs) if (d > top) top = d;
+      const bits = new Uint32Array((top >>> 5) + 1);
+      for (const d of docs) bits[d >>> 5] = (bits[d >>> 5] ?? 0) | (1 << (d & 31));
+      return bits;
+    }
+    const [wordsJson, bitsJson] = (source === 'closure' ? this.#closureWords : this.#categoryWords).get(
+      topics,
+    ) ?? ['[]', '[]'];
+    const words = JSON.parse(wordsJson) as number[];
+    const sets = JSON.parse(bitsJson) as number[];
+    let top = 0;
+    for (const word of words) if (word > top) top = word;
+    const bits = new Uint32Array(top + 1);
+    // Several topics or categories may hold the same word.
+    words.forEach((word, i) => (bits[word] = (bits[word] ?? 0) | (sets[i] ?? 0)));
+    return bits;
   }
 
   #checkVersion(): void {

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter.ts';
-import { DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
+import { DOCS_PER_WORD } from './search-doc-bits.ts';
+import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
 
 /**
@@ -180,6 +181,13 @@ const TAGS_OF = `SELECT paper_id, topic FROM paper_tags WHERE paper_id IN (SELEC
 
 type Shape = (filters: string) => string;
 
+/**
+ * Matches counted (up to a cap) kept until the store changes: one search counts the same match up to
+ * three times (whether a prefix is ranked as its word, whether the total is exact, a filter's plan), each
+ * a pass over its matches, at 100x 5-20 ms for two common words. At most this many are kept.
+ */
+const COUNTS_KEPT = 256;
+
 type WindowRow = RankedRow & { matched?: number; lowest: number };
 
 /**
@@ -199,9 +207,11 @@ export function estimatedTotal(window: number, lowest: number, docs: number, atL
 type TopicPlan = 'probe' | 'set';
 
 // Per-paper costs measured on a 268,450-paper store: probing paper_topics for one match 1.5 µs; reading
-// a topic's doc into a set 0.45 µs, then testing a match against it 0.08 µs.
+// a topic's doc into a set 0.45 µs from its stored tags, 0.2 µs a bitmap word of 32 docs from its
+// closure (search-doc-bits.ts), then testing a match against it 0.08 µs.
 const PROBE_US = 1.5;
 const GATHER_US = 0.45;
+const WORD_US = 0.2;
 const LOOKUP_US = 0.08;
 /**
  * Statements of a search that walk the matches under its filters (the ranked window, then the titles'
@@ -254,6 +264,10 @@ export class SearchIndex {
   readonly #exactUpTo: number;
   readonly #docSets: DocSets;
   readonly #categories: SearchCategoryFilter;
+  readonly #dataVersion: Statement<[], string>;
+  /** By FTS5 expression: the count and the cap it was counted up to. */
+  readonly #counted = new Map<string, { count: number; cap: number }>();
+  #countedAt = '';
 
   /** `exactTotalUpTo`: EXACT_TOTAL_UP_TO unless a test needs estimates from a few papers. */
   constructor(db: Database, options: { exactTotalUpTo?: number } = {}) {
@@ -273,6 +287,7 @@ export class SearchIndex {
     this.#countInTopics = db.prepare<[string], number>(COUNT_IN_TOPICS).pluck();
     this.#rankedAll = db.prepare(RANKED_ALL);
     this.#rankedRecent = db.prepare(RANKED_RECENT);
+    this.#dataVersion = db.prepare<[], string>(DATA_VERSION).pluck();
   }
 
   /**
@@ -404,9 +419,15 @@ export class SearchIndex {
     // chose to probe from a count stopped at 20,001 while 230,000 matched, and probed them all (twice:
     // the window, then the titles), a second and a half.
     const matches = textMatches();
-    const read = Math.min(matches, (window * Math.max(1, this.indexedPapers())) / Math.max(1, inTopics));
+    const papers = Math.max(1, this.indexedPapers());
+    const read = Math.min(matches, (window * papers) / Math.max(1, inTopics));
     const probes = WALKS_PER_SEARCH * PROBE_US * read;
-    return GATHER_US * inTopics + LOOKUP_US * matches < probes ? 'set' : 'probe';
+    // A closure is read a bitmap word at a time: at most one row per topic and 32 docs.
+    const gather =
+      filters.topicsFrom === 'closure'
+        ? WORD_US * Math.min(inTopics, filters.topics.length * Math.ceil(papers / DOCS_PER_WORD))
+        : GATHER_US * inTopics;
+    return gather + LOOKUP_US * matches < probes ? 'set' : 'probe';
   }
 
   /** The stored categories a `cat:` filter names, when their docs are to be read as a set; else null. */
@@ -442,7 +463,18 @@ export class SearchIndex {
 
   /** How many papers match `match`, counting no further than `cap`. */
   hitsUpTo(match: string, cap: number): number {
-    return this.#hitsUpTo.get(match, cap) ?? 0;
+    const version = this.#dataVersion.get() ?? '';
+    if (version !== this.#countedAt || this.#counted.size >= COUNTS_KEPT) {
+      this.#counted.clear();
+      this.#countedAt = version;
+    }
+    const known = this.#counted.get(match);
+    // Fewer than the cap: the exact count. As many: at least that many.
+    if (known && known.count < known.cap) return Math.min(known.count, cap);
+    if (known && cap <= known.cap) return cap;
+    const count = this.#hitsUpTo.get(match, cap) ?? 0;
+    this.#counted.set(match, { count, cap });
+    return count;
   }
 
   /** Papers holding each of `terms` that is indexed at all (terms indexed nowhere are left out). */
