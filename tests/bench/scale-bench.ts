@@ -245,9 +245,16 @@ async function untilReady(base: string): Promise<{ ms: number; tagsMs: number; p
 
 /** Bytes of every file under `dir`: what the bench holds on disk at that moment. */
 function diskUse(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+  return (
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      // A live cluster's WAL or temp file may go between the listing and the stat.
+      .reduce(
+        (sum, entry) =>
+          sum + (statSync(join(entry.parentPath, entry.name), { throwIfNoEntry: false })?.size ?? 0),
+        0,
+      )
+  );
 }
 
 export async function runScaleBench(args: readonly string[] = []): Promise<Record<string, unknown>> {

@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { importInto, type ImportOptions, type ImportReport } from '@quire/server/ingest/import-dumps';
 import { sqliteImportWrites } from '@quire/server/store/import-writes';
@@ -14,6 +13,7 @@ import { openStore } from '@quire/server/store/open-store';
 import { openPgPool } from '@quire/server/store/pg/pg-pool';
 import { createThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
 import type { TagStore } from '@quire/server/store/tag-store';
+import { freePort } from './sync/bench-servers.ts';
 import { startBenchServices } from './sync/bench-services.ts';
 
 const PG_BIN = process.env.QUIRE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -205,16 +205,4 @@ async function startKeptCluster(
   }
   say(`PostgreSQL: the bench's own cluster in ${data} on port ${port}, database ${KEPT_DATABASE} (kept)`);
   return { url: `${server}/${KEPT_DATABASE}`, stop };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }

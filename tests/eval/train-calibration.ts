@@ -332,7 +332,12 @@ const CUTOFFS: [number, number][] = [
  * compared at the shipped shrinkage in under a minute instead of four. The shipped fit keeps the full list.
  */
 const SHRINKAGE = process.env.QUIRE_SHRINKAGE
-  ? process.env.QUIRE_SHRINKAGE.split(',').map(Number)
+  ? process.env.QUIRE_SHRINKAGE.split(',').map((s) => {
+      const x = Number(s);
+      if (!(x > 0))
+        throw new Error(`QUIRE_SHRINKAGE: "${s}" is not a positive number (e.g. 0.0005 or Infinity).`);
+      return x;
+    })
   : [Infinity, 0.004, 0.002, 0.001, 0.0005, 0.0002];
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /**

@@ -9,14 +9,15 @@ const POOL_SIZE = 10;
 
 /**
  * A pool over `url`, checked with one round trip so a wrong address fails here rather than on first use.
- * `settings`: run-time parameters every connection of the pool starts with (`-c name=value …`).
+ * `settings`: SET statements every new connection runs before its first query. Sent as statements, not as
+ * the startup packet's `options`: an `options=` in the operator's URL would replace ours (pg merges the
+ * parsed URL over the config), and poolers such as PgBouncer refuse that startup parameter.
  */
 export async function openPgPool(url: string, settings?: string): Promise<PgPool> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: POOL_SIZE,
-    ...(settings === undefined ? {} : { options: settings }),
-  });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  // A client runs its queries in order, so these go before whatever the pool hands it out for. A failure
+  // surfaces as a slow plan, not a wrong answer; the pool's first check below reports an unreachable server.
+  if (settings !== undefined) pool.on('connect', (client) => void client.query(settings).catch(() => {}));
   // An idle connection that dies (a server restart) is dropped from the pool and the next query opens a
   // new one; without a listener the pool's 'error' event would end the process.
   pool.on('error', () => {});

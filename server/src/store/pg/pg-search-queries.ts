@@ -28,8 +28,9 @@ export const CATEGORY_FILTER = (p: string) => `d.id IN (SELECT paper_id FROM pap
  * not. Written out per part rather than summed over unnest(): a subquery per ranked paper cost 9 µs more.
  */
 const SCORE = (leaves: number, vector = 'm.doc') =>
+  // Typed, so the window's ORDER BY reads a constant, not a column position.
   leaves === 0
-    ? '0'
+    ? '0::float8'
     : Array.from(
         { length: leaves },
         (_, i) => `($6::float8[])[${i + 1}] * ts_rank($5::float4[], ${vector}, ($7::tsquery[])[${i + 1}], 1)`,
@@ -117,7 +118,7 @@ SET LOCAL enable_indexscan = off`;
  * through their indexes anyway. JIT off: a plan with a table read the setting disfavours costs over its
  * threshold, and compiling it took 60-250 ms (search_totals' one row) where running it takes 0.1.
  */
-export const READER_SETTINGS = `-c enable_seqscan=off -c jit=off`;
+export const READER_SETTINGS = `SET enable_seqscan = off; SET jit = off`;
 export const END_READ = `COMMIT`;
 export const ABORT_READ = `ROLLBACK`;
 

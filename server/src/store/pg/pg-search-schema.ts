@@ -220,8 +220,9 @@ END $$;
  * The index's rows made narrow, and the titles' terms in a vector of their own (issue 13, at 10x). A row
  * held its three columns' terms and its vector inline or partly so (1.5 KiB, five rows a page): finding a
  * common word's newest matches read every matching row's page (27,000 pages for "optimization"), 200-800 ms.
- * With `toast_tuple_target` at its least, the terms and the vector move out of line (TOAST) and a row keeps
- * its id and pointers, about 300 bytes: the same matches read a fifth of the pages, from shared buffers.
+ * With `toast_tuple_target` at its least, a row over the toast threshold (~2 KiB raw: most papers') has its
+ * terms and vector moved out of line (TOAST) and keeps its id and pointers, about 300 bytes: the same
+ * matches read a fifth of the pages, from shared buffers.
  * The title's vector stays in the row (storage MAIN), with a GIN index, so a title-only match (the title
  * candidates FtsSearch adds when many papers match) is tested and ranked on it without reading the whole
  * vector out of TOAST: `word:A` against `doc` reads every matching paper's vector to check its weights

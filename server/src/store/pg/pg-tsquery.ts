@@ -84,8 +84,9 @@ export function rankedLeaves(match: Match, weights: string = EVERY_WEIGHT): Rank
 
 /**
  * Whether every word and phrase of `match` is asked of the title alone (FtsSearch's title candidates):
- * then the match reads the same on the title's own vector (pg-search-schema.ts: SEARCH_TITLE_VECTOR),
- * whose lexemes are all weighted A, as on the whole one.
+ * then the match finds the same papers on the title's own vector (pg-search-schema.ts: SEARCH_TITLE_VECTOR),
+ * whose lexemes are all weighted A, as on the whole one. It ranks them on the title alone (ts_rank divides
+ * by the vector's length), which is what a title candidate is chosen by.
  */
 export function withinTitle(match: Match, weights: string = EVERY_WEIGHT): boolean {
   switch (match.kind) {
