@@ -96,6 +96,9 @@ export class PgSearchReader implements SearchReader {
     offset: number,
   ): Promise<(RankedRow & { matched: number })[]> {
     const leaves = rankedLeaves(match);
+    // Nothing ranks only where every part asks a column its own column filter rules out: that matches no
+    // paper, and its statement would leave the ranking's parameters untyped (PostgreSQL refuses it).
+    if (leaves.length === 0) return [];
     const { idf, expected, papers } = await this.#inverseFrequencies(leaves);
     const params: unknown[] = [
       tsquery(match),

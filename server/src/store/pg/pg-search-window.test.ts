@@ -82,4 +82,9 @@ describe.skipIf(postgres.skip !== null)('the ranked window on PostgreSQL', () =>
     expect(best.map((r) => r.paperId)).toEqual([id(1)]);
     expect(await reader.countMatches(word('lighthouse'), NO_FILTERS)).toBe(21);
   });
+
+  it('answers a match whose columns cancel out (nothing to rank) with no papers, not an error', async () => {
+    const nowhere = inColumns(['title'], inColumns(['authors'], word('quorum')));
+    expect(await reader.best(nowhere, NO_FILTERS, WEIGHTS, { limit: 5, window: 5_000 })).toEqual([]);
+  });
 });
