@@ -372,18 +372,11 @@ async function build(
   });
   const tagMs = performance.now() - t0;
   const tagCpuMs = cpuMs(cpu0);
-  t0 = performance.now();
-  const merged = await store.afterImport(inserted);
-  const mergeMs = merged ? performance.now() - t0 : 0;
   await store.close();
   say(
     `tagging (the re-tag after the import): ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / Math.max(1, tagMs))} papers/s, ${s(tagCpuMs)} CPU; ` +
       `import + tag ${s(importMs + tagMs)}, ${s(importCpuMs + tagCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
   );
-  if (merged)
-    say(
-      `search index merged into one segment (as quire import does after a large import): ${s(mergeMs)}, load ${loadavg()[0]?.toFixed(1)}`,
-    );
   return {
     papers,
     corpusBytes,
@@ -394,7 +387,6 @@ async function build(
     taggedInImport,
     tagMs,
     tagCpuMs,
-    mergeMs,
     tagged: retagged.stalePapers,
     extraFile,
   };
@@ -413,8 +405,6 @@ interface Built {
   taggedInImport: number;
   inserted: number;
   tagMs: number;
-  /** Merging the search index after the import (0 when it was not merged). */
-  mergeMs: number;
   tagged: number;
   /** The copy imported beside the server in step 5. */
   extraFile: string;
@@ -541,7 +531,6 @@ async function measureOn(
           tagMs: Math.round(built.tagMs),
           tagPapersPerSec: Math.round((built.tagged * 1000) / Math.max(1, built.tagMs)),
           importAndTagMs: Math.round(built.importMs + built.tagMs),
-          mergeMs: Math.round(built.mergeMs),
           taggedInImport: built.taggedInImport,
           importCpuMs: Math.round(built.importCpuMs),
           tagCpuMs: Math.round(built.tagCpuMs),

@@ -27,8 +27,6 @@ export const SCALE_ENGINES: readonly ScaleEngineName[] = ['sqlite', 'postgres'];
 export interface LoadingStore {
   importPaths(paths: readonly string[], opts: ImportOptions): Promise<ImportReport>;
   tags: TagStore;
-  /** What `quire import` does last: the search index merged after a large import (SQLite). */
-  afterImport(stored: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -82,7 +80,6 @@ export async function startScaleEngine(
         return Promise.resolve({
           importPaths: (paths, opts) => importInto(writes, paths, opts),
           tags: store.tags,
-          afterImport: (stored) => Promise.resolve(store.searchUpkeep.afterBulkLoad(stored)),
           close: () => Promise.resolve(store.close()),
         });
       },
@@ -120,7 +117,6 @@ function postgresEngine(dbPath: string, database: { url: string; stop(): Promise
       return {
         importPaths: (paths, opts) => importInto(pg.imports, paths, opts),
         tags: pg.tags,
-        afterImport: () => Promise.resolve(false),
         close: () => pg.close(),
       };
     },

@@ -8,7 +8,6 @@ import { createProgressBar, formatCount, formatDuration } from '../ingest/progre
 import { sqliteImportWrites, type ImportWrites } from '../store/import-writes.ts';
 import { openIngestOnPostgres } from '../store/ingest-on-postgres.ts';
 import { openStore } from '../store/open-store.ts';
-import { settled } from '../store/settled.ts';
 import type { TagStore } from '../store/tag-store.ts';
 import { tagAfterIngest } from './command-topics.ts';
 
@@ -48,8 +47,6 @@ interface ImportEngine {
   where: string;
   /** The command that tags what an import left untagged, in this store. */
   tagCommand: string;
-  /** After the import and its tags: the search index merged if the import was a large share of it. */
-  afterImport(stored: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -98,12 +95,6 @@ export async function runImport(ctx: ImportCommandContext): Promise<number> {
         `Tags not updated (--no-tag): \`${engine.tagCommand}\` brings them up to date, and so does the server after it starts.\n`,
       );
     }
-    const started = performance.now();
-    if (await engine.afterImport(report.totals.inserted)) {
-      ctx.stderr.write(
-        `Search index merged into one segment in ${((performance.now() - started) / 1000).toFixed(1)} s (a large import leaves it in many).\n`,
-      );
-    }
     return report.totals.failedFiles > 0 ? 1 : 0;
   } catch (err) {
     bar.finish();
@@ -122,8 +113,6 @@ async function openEngine(dbPath: string, databaseUrl: string | null): Promise<I
       tags: pg.tags,
       where: pg.where,
       tagCommand: 'pnpm quire tag --database-url <the same address>',
-      // PostgreSQL's search index has no segments to merge.
-      afterImport: () => Promise.resolve(false),
       close: () => pg.close(),
     };
   }
@@ -133,7 +122,6 @@ async function openEngine(dbPath: string, databaseUrl: string | null): Promise<I
     tags: store.tags,
     where: dbPath,
     tagCommand: 'pnpm quire tag',
-    afterImport: (stored) => settled(() => store.searchUpkeep.afterBulkLoad(stored)),
     close: () => Promise.resolve(store.close()),
   };
 }

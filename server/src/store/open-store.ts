@@ -5,7 +5,6 @@ import { HarvestState } from './harvest-state.ts';
 import { SqliteInviteStore, type InviteStore } from './invite-store.ts';
 import { openDatabase } from './open-database.ts';
 import { PaperStore } from './paper-store.ts';
-import { SearchIndexUpkeep } from './search-index-upkeep.ts';
 import { SqliteTagStore, type TagStore } from './tag-store.ts';
 import { SqliteTopicCountsStore, type TopicCountsStore } from './topic-counts-store.ts';
 import { SqliteUpdateLog, type UpdateLog } from './update-log-store.ts';
@@ -26,8 +25,6 @@ export interface Store {
   tags: TagStore;
   /** Listed papers per topic per day and per day: what momentum reads. */
   topicCounts: TopicCountsStore;
-  /** The search index merged after a bulk load. */
-  searchUpkeep: SearchIndexUpkeep;
   /** One write transaction over papers and state together; see `PaperStore.transaction`. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -62,7 +59,6 @@ export function storeOver(db: Database, options: StoreOptions = {}): Store {
     calendarFeeds: new SqliteCalendarFeedStore(db),
     tags: new SqliteTagStore(db),
     topicCounts: new SqliteTopicCountsStore(db),
-    searchUpkeep: new SearchIndexUpkeep(db),
     transaction: (fn) => papers.transaction(fn),
     close: () => db.close(),
   };

@@ -463,6 +463,9 @@ export class SearchIndex {
 
   /** How many papers match `match`, counting no further than `cap`. */
   hitsUpTo(match: string, cap: number): number {
+    // Inside a transaction of this connection's own the count may yet be rolled back, which total_changes()
+    // does not undo: counted afresh, not kept.
+    if (this.#db.inTransaction) return this.#hitsUpTo.get(match, cap) ?? 0;
     const version = this.#dataVersion.get() ?? '';
     if (version !== this.#countedAt || this.#counted.size >= COUNTS_KEPT) {
       this.#counted.clear();
