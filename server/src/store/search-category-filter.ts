@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { DOCS_PER_WORD } from './search-doc-bits.ts';
+import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import type { DocSets } from './search-doc-sets.ts';
 
 /**
@@ -16,9 +16,6 @@ import type { DocSets } from './search-doc-sets.ts';
 // A probe's cost per match: 2.5 µs on a 900,000-paper store (33 copies of the corpus), 5 µs at 100x
 // ("explanation cat:cs.CV,cs.RO" probed 14,000 matches in 75 ms of CPU, load 6.5).
 const PROBE_US = 5;
-/** Reading one bitmap word (32 docs) of a category's docs (search-doc-bits.ts). */
-const WORD_US = 0.2;
-const LOOKUP_US = 0.08;
 /**
  * Text matches counted at most to choose a filter's plan (a single word's count costs about 20 ns a
  * match): further than the exact total goes, as a common word's matches are what a probe walks.

@@ -100,3 +100,9 @@ export const CATEGORY_DOC_WORDS = `SELECT json_group_array(word), json_group_arr
 
 /** Docs per bitmap word. */
 export const DOCS_PER_WORD = 32;
+/**
+ * What a filter's plan costs reading a doc set from its bitmaps, per bitmap word read, and then per match
+ * tested against the set (µs, measured on a 268,450-paper store).
+ */
+export const WORD_US = 0.2;
+export const LOOKUP_US = 0.08;

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter.ts';
-import { DOCS_PER_WORD } from './search-doc-bits.ts';
+import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
 
@@ -211,8 +211,6 @@ type TopicPlan = 'probe' | 'set';
 // closure (search-doc-bits.ts), then testing a match against it 0.08 µs.
 const PROBE_US = 1.5;
 const GATHER_US = 0.45;
-const WORD_US = 0.2;
-const LOOKUP_US = 0.08;
 /**
  * Statements of a search that walk the matches under its filters (the ranked window, then the titles'
  * when more match than the window): each probes anew, while a set is read once and kept for them all.
