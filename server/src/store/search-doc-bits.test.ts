@@ -88,11 +88,26 @@ describe('the topic and category bitmaps', () => {
     expect(papersIn('topic_doc_bits', 'reinforcement-learning')).toEqual([]);
     // A paper stored again without one of its categories.
     store.papers.upsertBatch([paper(2, ['cs.LG'])], { countsAsListing: true });
-    expect(papersIn('category_doc_bits', 'cs.RO')).not.toContain(2);
+    const evens = (from: number) =>
+      Array.from({ length: 20 }, (_, i) => 2 * (i + 1)).filter((n) => n >= from);
+    expect(papersIn('category_doc_bits', 'cs.RO')).toEqual(evens(4));
     run(`DELETE FROM papers WHERE id = '2604.10035'`);
     expect(papersIn('topic_doc_bits', 'rl-for-tool-use')).toEqual([]);
-    expect(papersIn('category_doc_bits', 'cs.LG')).not.toContain(35);
-    expect(papersIn('category_doc_bits', 'cs.RO')).not.toContain(35);
+    const all = Array.from({ length: 40 }, (_, i) => i + 1);
+    expect(papersIn('category_doc_bits', 'cs.LG')).toEqual(all.filter((n) => n !== 35));
+    expect(papersIn('category_doc_bits', 'cs.RO')).toEqual(evens(4));
+    // No word is left holding no bits.
+    expect(run(`DELETE FROM topic_doc_bits WHERE bits = 0`).changes).toBe(0);
+    expect(run(`DELETE FROM category_doc_bits WHERE bits = 0`).changes).toBe(0);
+  });
+
+  it('follow a category changed in place', () => {
+    run(
+      `UPDATE paper_categories SET category = 'cs.AI' WHERE paper_id = '2604.10004' AND category = 'cs.RO'`,
+    );
+    expect(papersIn('category_doc_bits', 'cs.AI')).toEqual([4]);
+    expect(papersIn('category_doc_bits', 'cs.RO')).not.toContain(4);
+    expect(papersIn('category_doc_bits', 'cs.RO')).toHaveLength(19);
   });
 
   it('are filled by the migration for papers stored before it', () => {
@@ -103,7 +118,7 @@ describe('the topic and category bitmaps', () => {
       .prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%bits%'`)
       .pluck()
       .all() as string[];
-    expect(triggers).toHaveLength(6);
+    expect(triggers).toHaveLength(7);
     for (const name of triggers) run(`DROP TRIGGER ${name}`);
     run(`DROP TABLE topic_doc_bits`);
     run(`DROP TABLE category_doc_bits`);

@@ -14,6 +14,35 @@
  * bits are all cleared is removed.
  */
 
+/**
+ * The triggers that keep `bits` (keyed by `key`) in step with `source`'s rows (paper_id, `key`): a row
+ * written sets its doc's bit, removed clears it (and drops a word left empty), changed does both.
+ */
+const SET_TRIGGERS = (source: string, bits: string, key: string) => `
+CREATE TRIGGER ${source}_bits_insert AFTER INSERT ON ${source} BEGIN
+  INSERT INTO ${bits} (${key}, word, bits)
+  SELECT NEW.${key}, doc >> 5, 1 << (doc & 31) FROM search_docs WHERE paper_id = NEW.paper_id
+  ON CONFLICT (${key}, word) DO UPDATE SET bits = bits | excluded.bits;
+END;
+
+CREATE TRIGGER ${source}_bits_delete AFTER DELETE ON ${source} BEGIN
+  UPDATE ${bits} SET bits = bits & ~(1 << (d.doc & 31))
+  FROM search_docs d WHERE d.paper_id = OLD.paper_id AND ${key} = OLD.${key} AND word = d.doc >> 5;
+  DELETE FROM ${bits} WHERE ${key} = OLD.${key} AND bits = 0
+    AND word = (SELECT doc >> 5 FROM search_docs WHERE paper_id = OLD.paper_id);
+END;
+
+CREATE TRIGGER ${source}_bits_update AFTER UPDATE OF ${key}, paper_id ON ${source}
+WHEN OLD.${key} IS NOT NEW.${key} OR OLD.paper_id IS NOT NEW.paper_id BEGIN
+  UPDATE ${bits} SET bits = bits & ~(1 << (d.doc & 31))
+  FROM search_docs d WHERE d.paper_id = OLD.paper_id AND ${key} = OLD.${key} AND word = d.doc >> 5;
+  DELETE FROM ${bits} WHERE ${key} = OLD.${key} AND bits = 0
+    AND word = (SELECT doc >> 5 FROM search_docs WHERE paper_id = OLD.paper_id);
+  INSERT INTO ${bits} (${key}, word, bits)
+  SELECT NEW.${key}, doc >> 5, 1 << (doc & 31) FROM search_docs WHERE paper_id = NEW.paper_id
+  ON CONFLICT (${key}, word) DO UPDATE SET bits = bits | excluded.bits;
+END;`;
+
 /** The migration step: the tables, their triggers, and the sets of every paper stored before it. */
 export const CREATE_SEARCH_DOC_BITS = `
 CREATE TABLE topic_doc_bits (
@@ -30,42 +59,9 @@ CREATE TABLE category_doc_bits (
   PRIMARY KEY (category, word)
 ) WITHOUT ROWID;
 
-CREATE TRIGGER paper_topics_bits_insert AFTER INSERT ON paper_topics BEGIN
-  INSERT INTO topic_doc_bits (topic, word, bits)
-  SELECT NEW.topic, doc >> 5, 1 << (doc & 31) FROM search_docs WHERE paper_id = NEW.paper_id
-  ON CONFLICT (topic, word) DO UPDATE SET bits = bits | excluded.bits;
-END;
+${SET_TRIGGERS('paper_topics', 'topic_doc_bits', 'topic')}
 
-CREATE TRIGGER paper_topics_bits_delete AFTER DELETE ON paper_topics BEGIN
-  UPDATE topic_doc_bits SET bits = bits & ~(1 << (d.doc & 31))
-  FROM search_docs d WHERE d.paper_id = OLD.paper_id AND topic = OLD.topic AND word = d.doc >> 5;
-  DELETE FROM topic_doc_bits WHERE topic = OLD.topic AND bits = 0
-    AND word = (SELECT doc >> 5 FROM search_docs WHERE paper_id = OLD.paper_id);
-END;
-
-CREATE TRIGGER paper_topics_bits_update AFTER UPDATE OF topic, paper_id ON paper_topics
-WHEN OLD.topic IS NOT NEW.topic OR OLD.paper_id IS NOT NEW.paper_id BEGIN
-  UPDATE topic_doc_bits SET bits = bits & ~(1 << (d.doc & 31))
-  FROM search_docs d WHERE d.paper_id = OLD.paper_id AND topic = OLD.topic AND word = d.doc >> 5;
-  DELETE FROM topic_doc_bits WHERE topic = OLD.topic AND bits = 0
-    AND word = (SELECT doc >> 5 FROM search_docs WHERE paper_id = OLD.paper_id);
-  INSERT INTO topic_doc_bits (topic, word, bits)
-  SELECT NEW.topic, doc >> 5, 1 << (doc & 31) FROM search_docs WHERE paper_id = NEW.paper_id
-  ON CONFLICT (topic, word) DO UPDATE SET bits = bits | excluded.bits;
-END;
-
-CREATE TRIGGER paper_categories_bits_insert AFTER INSERT ON paper_categories BEGIN
-  INSERT INTO category_doc_bits (category, word, bits)
-  SELECT NEW.category, doc >> 5, 1 << (doc & 31) FROM search_docs WHERE paper_id = NEW.paper_id
-  ON CONFLICT (category, word) DO UPDATE SET bits = bits | excluded.bits;
-END;
-
-CREATE TRIGGER paper_categories_bits_delete AFTER DELETE ON paper_categories BEGIN
-  UPDATE category_doc_bits SET bits = bits & ~(1 << (d.doc & 31))
-  FROM search_docs d WHERE d.paper_id = OLD.paper_id AND category = OLD.category AND word = d.doc >> 5;
-  DELETE FROM category_doc_bits WHERE category = OLD.category AND bits = 0
-    AND word = (SELECT doc >> 5 FROM search_docs WHERE paper_id = OLD.paper_id);
-END;
+${SET_TRIGGERS('paper_categories', 'category_doc_bits', 'category')}
 
 CREATE TRIGGER papers_doc_bits_delete BEFORE DELETE ON papers BEGIN
   UPDATE topic_doc_bits SET bits = bits & ~(1 << (d.doc & 31))
