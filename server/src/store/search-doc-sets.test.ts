@@ -177,3 +177,32 @@ describe('a topic closure with dates and no text', () => {
     });
   });
 });
+
+describe('a match counted once per search', () => {
+  it('is counted again once another connection commits', () => {
+    const index = new SearchIndex(readOnly);
+    expect(index.hitsUpTo('"agent"', 100)).toBe(4);
+    store.papers.upsertBatch([paper(5, 'Agents 5')], { countsAsListing: true });
+    expect(index.hitsUpTo('"agent"', 100)).toBe(5);
+  });
+
+  it('answers a larger cap with a fresh count when the kept one reached its cap', () => {
+    const index = new SearchIndex(readOnly);
+    expect(index.hitsUpTo('"agent"', 2)).toBe(2);
+    expect(index.hitsUpTo('"agent"', 3)).toBe(3);
+    expect(index.hitsUpTo('"agent"', 100)).toBe(4);
+    // An exact count (under its cap) answers any cap.
+    expect(index.hitsUpTo('"agent"', 2)).toBe(2);
+  });
+
+  it('is not kept from inside its own connection transaction that rolls back', () => {
+    const index = new SearchIndex(store.db);
+    const rolledBack = store.db.transaction(() => {
+      store.papers.upsertBatch([paper(6, 'Agents 6')], { countsAsListing: true });
+      expect(index.hitsUpTo('"agent"', 100)).toBe(5);
+      throw new Error('roll back');
+    });
+    expect(() => rolledBack()).toThrow('roll back');
+    expect(index.hitsUpTo('"agent"', 100)).toBe(4);
+  });
+});
