@@ -33,8 +33,6 @@ export interface ImportWrites {
    * returns as it ends. Absent where the engine needs nothing of the kind.
    */
   beginBulkLoad?(): () => void;
-  /** Dump lines per transaction when the import is not given a batch size, where the engine has its own. */
-  readonly batchSize?: number;
   storeBatch(
     papers: readonly PaperEntity[],
     extras: PreparedExtras,
@@ -48,22 +46,12 @@ export interface ImportWrites {
 // Dumps announce papers as listed, so their dates may set or correct a stored listing date.
 export const AS_LISTING = { countsAsListing: true } as const;
 
-/**
- * Lines per SQLite import transaction. Each commit rewrites the leaves its batch touched (every topic's
- * tags and counts, the search index's structure), and each batch flushes one FTS5 segment that later
- * merges rewrite: 4,000 lines do that a quarter as often as 1,000. Measured at 3x (80,535 papers, load
- * 6-8): the writing thread 15.3-15.8 -> 13.1-13.4 s CPU; 8,000 was no better (15.0 s). A batch holds the
- * write lock longer (under a second idle), which a server sharing the file waits out (busy timeout 5 s).
- */
-export const SQLITE_IMPORT_BATCH = 4000;
-
 /** An import's writes into a SQLite file: the import's hot path, one synchronous transaction a batch. */
 export function sqliteImportWrites(store: Store): ImportWrites {
   return {
     tags: store.tags,
     noPreparedTags: null,
     beginBulkLoad: () => beginBulkLoad(store.db),
-    batchSize: SQLITE_IMPORT_BATCH,
     storeBatch: (papers, extras, checkpoint) =>
       settled(() =>
         store.transaction(() => {
