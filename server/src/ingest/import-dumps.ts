@@ -174,6 +174,7 @@ export async function importInto(
     tagged: 0,
   };
   const files: FileReport[] = [];
+  const endBulkLoad = store.beginBulkLoad?.();
   try {
     for (const candidate of candidates) {
       const report = await importFile(ctx, candidate);
@@ -181,6 +182,7 @@ export async function importInto(
       opts.onFileDone?.(report);
     }
   } finally {
+    endBulkLoad?.();
     await preparing.thread?.close();
     await preparing.tagger?.close();
   }

@@ -1,4 +1,5 @@
 import type { PaperEntity } from '@quire/core';
+import { beginBulkLoad } from './bulk-load.ts';
 import type { IngestKind, IngestLogEntry } from './harvest-state.ts';
 import type { Store } from './open-store.ts';
 import type { UpsertCounts } from './paper-store.ts';
@@ -27,6 +28,11 @@ export interface ImportWrites {
    * when they can.
    */
   readonly noPreparedTags: string | null;
+  /**
+   * Readies the connection for a run of large batches (SQLite: bulk-load.ts); the import calls what it
+   * returns as it ends. Absent where the engine needs nothing of the kind.
+   */
+  beginBulkLoad?(): () => void;
   storeBatch(
     papers: readonly PaperEntity[],
     extras: PreparedExtras,
@@ -45,6 +51,7 @@ export function sqliteImportWrites(store: Store): ImportWrites {
   return {
     tags: store.tags,
     noPreparedTags: null,
+    beginBulkLoad: () => beginBulkLoad(store.db),
     storeBatch: (papers, extras, checkpoint) =>
       settled(() =>
         store.transaction(() => {
