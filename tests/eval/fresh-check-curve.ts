@@ -48,15 +48,13 @@ for (const id of new Set([...wideIds, ...[...pool.keys()].map(paperOf)])) {
   if (paper) passing.set(id, engine.passing(paper));
 }
 
-const f3 = (x: number) => x.toFixed(3);
+// A share of nothing prints as "–", not NaN.
+const f3 = (part: number, whole: number) => (whole > 0 ? (part / whole).toFixed(3) : '–');
 for (const keep of keeps) {
   const selection = new TagSelection(taxonomy, calibration, { keep, floor });
-  // As the engine does: a paper no topic passed falls back to its category's broad topic.
   const chosen = (id: string): PaperTag[] => {
-    const tags = passing.get(id) ?? [];
     const paper = byId.get(id);
-    const kept = tags.length > 0 ? selection.choose(tags) : [];
-    return kept.length === 0 && tags.every((t) => t.score === 0) && paper ? engine.fallback(paper) : kept;
+    return paper ? engine.select(paper, passing.get(id) ?? [], selection) : [];
   };
   const all = (id: string) => new Set(withAncestors(taxonomy, chosen(id)).map((t) => t.slug));
   let tags = 0;
@@ -92,9 +90,9 @@ for (const keep of keeps) {
     else if (label) fn++;
   }
   console.log(
-    `keep ${keep} floor ${floor}: fourth + fifth samples (${wideIds.length} papers) every tag ${f3(right / tags)} ` +
-      `(${tags}), one tag per paper ${f3(onePerPaper / tagged)}, recall ${f3(found / inTopic)}, ` +
+    `keep ${keep} floor ${floor}: fourth + fifth samples (${wideIds.length} papers) every tag ${f3(right, tags)} ` +
+      `(${tags}), one tag per paper ${f3(onePerPaper, tagged)}, recall ${f3(found, inTopic)}, ` +
       `bare ${((100 * (wideIds.length - tagged)) / wideIds.length).toFixed(1)}%; ` +
-      `dev-recall-4 precision ${f3(tp / (tp + fp))}, recall ${f3(tp / (tp + fn))}`,
+      `dev-recall-4 precision ${f3(tp, tp + fp)}, recall ${f3(tp, tp + fn)}`,
   );
 }

@@ -193,9 +193,7 @@ function judge(file: CalibrationFile, ids: readonly string[], keep: number, floo
   for (const id of ids) {
     const paper = byId.get(id) as TaggablePaper;
     const passing = passingOf(paper);
-    let chosen = passing.length > 0 ? selection.choose(passing) : [];
-    // As the engine does: a paper whose only candidates were the models' and none was kept is bare.
-    if (chosen.length === 0 && passing.every((t) => t.score === 0)) chosen = engine.fallback(paper);
+    const chosen = engine.select(paper, passing, selection);
     const labels = wide.get(id) ?? new Map<string, boolean>();
     sizes.push(chosen.length);
     const ok = chosen.filter((t) => labels.get(t.slug) === true).length;
@@ -239,8 +237,7 @@ function judgeNarrow(
   for (const id of ids) {
     const paper = byId.get(id) as TaggablePaper;
     const passing = passingOf(paper);
-    let chosen = passing.length > 0 ? selection.choose(passing) : [];
-    if (chosen.length === 0 && passing.every((t) => t.score === 0)) chosen = engine.fallback(paper);
+    const chosen = engine.select(paper, passing, selection);
     const all = new Set(withAncestors(taxonomy, chosen).map((t) => t.slug));
     for (const [slug, label] of narrow.get(id) ?? new Map<string, boolean>()) {
       if (label) out.inTopic++;

@@ -226,10 +226,17 @@ export class CompiledTaxonomy {
   tag(paper: TaggablePaper, logits?: ReadonlyMap<string, number>): PaperTag[] {
     const passing = this.passing(paper, logits);
     if (!this.selection) return passing.map((tag) => this.explainModel(tag));
-    const chosen = this.selection.choose(passing);
+    return this.select(paper, passing, this.selection).map((tag) => this.explainModel(tag));
+  }
+
+  /**
+   * What `selection` keeps of a paper's passing tags, as tag() chooses them: open to a calibration under
+   * trial (the eval's), so it judges exactly the engine's choice.
+   */
+  select(paper: TaggablePaper, passing: readonly PaperTag[], selection: TagSelection): PaperTag[] {
+    const chosen = selection.choose(passing);
     // Only the model named topics, and none was sure enough: the paper is as bare as with no evidence.
-    if (chosen.length === 0 && passing.every((t) => t.score === 0)) return this.fallback(paper);
-    return chosen.map((tag) => this.explainModel(tag));
+    return chosen.length === 0 && passing.every((t) => t.score === 0) ? this.fallback(paper) : chosen;
   }
 
   /**

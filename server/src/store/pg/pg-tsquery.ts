@@ -39,14 +39,19 @@ function render(match: Match, weights: string): string {
     case 'any':
       return joined(match.of, ' | ', weights);
     case 'columns': {
-      const allowed = match.columns.map((c) => WEIGHT[c]);
-      const narrowed = [...weights].filter((w) => allowed.includes(w)).join('');
+      const narrowed = narrow(weights, match.columns);
       // No column left (a filter inside a filter on others): nothing can match.
       return narrowed === '' ? NOTHING : render(match.of, narrowed);
     }
     case 'without':
       return `(${render(match.of, weights)} & !${render(match.not, weights)})`;
   }
+}
+
+/** The weights of `weights` a column filter on `columns` leaves ('' when none). */
+function narrow(weights: string, columns: readonly SearchColumn[]): string {
+  const allowed = columns.map((c) => WEIGHT[c]);
+  return [...weights].filter((w) => allowed.includes(w)).join('');
 }
 
 function joined(of: readonly Match[], operator: string, weights: string): string {
@@ -73,8 +78,7 @@ export function rankedLeaves(match: Match, weights: string = EVERY_WEIGHT): Rank
     case 'any':
       return match.of.flatMap((m) => rankedLeaves(m, weights));
     case 'columns': {
-      const allowed = match.columns.map((c) => WEIGHT[c]);
-      const narrowed = [...weights].filter((w) => allowed.includes(w)).join('');
+      const narrowed = narrow(weights, match.columns);
       return narrowed === '' ? [] : rankedLeaves(match.of, narrowed);
     }
     case 'without':
@@ -97,8 +101,7 @@ export function withinTitle(match: Match, weights: string = EVERY_WEIGHT): boole
     case 'any':
       return match.of.every((m) => withinTitle(m, weights));
     case 'columns': {
-      const allowed = match.columns.map((c) => WEIGHT[c]);
-      const narrowed = [...weights].filter((w) => allowed.includes(w)).join('');
+      const narrowed = narrow(weights, match.columns);
       // No column left: it matches nothing on either vector.
       return narrowed === '' || withinTitle(match.of, narrowed);
     }
