@@ -115,8 +115,11 @@ function clauseSql(
   const { terms, idfs, cols } = params.words(clause.map((_, i) => first + i));
   return `SELECT p.paper_id, sum(q.idf * ${rank}) AS s
     FROM unnest(${terms}::text[], ${idfs}::float8[], ${cols}::text[]) AS q (term, idf, cols)
-    JOIN search_postings p ON p.word = q.term
-    GROUP BY p.paper_id HAVING bool_or(${vector === 'title_doc' ? 'p.title > 0' : IN_ASKED_COLUMNS})`;
+    JOIN search_postings p ON p.word = q.term${
+      // On the title's vector a word elsewhere ranks 0: only its title postings are read.
+      vector === 'title_doc' ? ' AND p.title > 0' : ''
+    }
+    GROUP BY p.paper_id HAVING bool_or(${vector === 'title_doc' ? 'TRUE' : IN_ASKED_COLUMNS})`;
 }
 
 /** The clauses met on the paper's id (`c0`), with the summed score (`score`). */
