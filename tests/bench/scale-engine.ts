@@ -162,6 +162,11 @@ async function startKeptCluster(
       chownSync(pgDir, uid, gid);
     }
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres']);
+  } else if (clusterRunning(run, data)) {
+    // A bench killed outright (SIGKILL) never reached its stop: its postmaster still holds the data
+    // folder, and starting another would be refused. It serves no one now; stop it and start afresh.
+    say(`PostgreSQL: a cluster left running in ${data} (a bench killed before its stop); stopping it`);
+    run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
   }
   const port = await freePort();
   run('pg_ctl', [
@@ -201,4 +206,14 @@ async function startKeptCluster(
   }
   say(`PostgreSQL: the bench's own cluster in ${data} on port ${port}, database ${KEPT_DATABASE} (kept)`);
   return { url: `${server}/${KEPT_DATABASE}`, stop };
+}
+
+/** Whether a postmaster runs on `data` (pg_ctl status: 0 running, 3 not; a stale postmaster.pid reads as not). */
+function clusterRunning(run: (bin: string, args: string[]) => void, data: string): boolean {
+  try {
+    run('pg_ctl', ['-D', data, 'status']);
+    return true;
+  } catch {
+    return false;
+  }
 }

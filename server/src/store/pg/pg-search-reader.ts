@@ -41,6 +41,13 @@ import {
   VOCABULARY_RANGE,
   type SearchVector,
 } from './pg-search-queries.ts';
+import {
+  POSTINGS_HITS,
+  POSTINGS_WINDOW,
+  postingClauses,
+  type ClauseParams,
+  type PostingAtom,
+} from './pg-search-postings-window.ts';
 import { rankedLeaves, tsquery, withinTitle, type RankedLeaf } from './pg-tsquery.ts';
 
 /**
@@ -55,10 +62,16 @@ export class PgSearchReader implements SearchReader {
   readonly #owned: boolean;
   #ids: { ids: readonly string[]; at: number } | null = null;
 
-  /** `owned`: the pool is ended with the reader, and its connections read text through the index only. */
-  constructor(pool: PgPool, owned = false) {
+  readonly #postings: boolean;
+
+  /**
+   * `owned`: the pool is ended with the reader, and its connections read text through the index only.
+   * `postings` false: every window read from the vectors, as before the postings (for comparing the two).
+   */
+  constructor(pool: PgPool, owned = false, { postings = true }: { postings?: boolean } = {}) {
     this.#pool = pool;
     this.#owned = owned;
+    this.#postings = postings;
   }
 
   async ranked(
@@ -100,6 +113,10 @@ export class PgSearchReader implements SearchReader {
     // paper, and its statement would leave the ranking's parameters untyped (PostgreSQL refuses it).
     if (leaves.length === 0) return [];
     const { idf, expected, papers } = await this.#inverseFrequencies(leaves);
+    const clauses = this.#postings ? postingClauses(match) : null;
+    if (clauses !== null && clauses.flat().length === leaves.length) {
+      return this.#postingsWindow(clauses, idf, match, filters, weights, { window, limit, offset });
+    }
     const params: unknown[] = [
       tsquery(match),
       window,
@@ -125,6 +142,21 @@ export class PgSearchReader implements SearchReader {
       if (bounded[0]?.matched === window) return bounded;
     }
     const sql = RANKED_WINDOW(filterText, leaves.length, vector);
+    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+  }
+
+  /** The window read from the postings (pg-search-postings-window.ts), for a match made of words. */
+  async #postingsWindow(
+    clauses: PostingAtom[][],
+    idf: readonly number[],
+    match: Match,
+    filters: IndexFilters,
+    weights: ColumnWeights,
+    page: { window: number; limit: number; offset: number },
+  ): Promise<(RankedRow & { matched: number })[]> {
+    const params: unknown[] = [rankWeights(weights), page.window, page.limit, page.offset];
+    const filterText = filterSql(filters, params);
+    const sql = POSTINGS_WINDOW(clauses, vectorOf(match), filterText, clauseParams(clauses, idf, params));
     return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
   }
 
@@ -264,6 +296,14 @@ export class PgSearchReader implements SearchReader {
       ]);
       if ((rows[0]?.n ?? 0) >= cap) return cap;
     }
+    const clauses = this.#postings ? postingClauses(match) : null;
+    if (clauses !== null) {
+      const params: unknown[] = [rankWeights({ title: 1, authors: 1, abstract: 1 }), cap];
+      const idf = clauses.flat().map(() => 0);
+      const sql = POSTINGS_HITS(clauses, clauseParams(clauses, idf, params));
+      const [counted] = await this.#throughIndex<{ n: number }>(sql, params);
+      return counted?.n ?? 0;
+    }
     const [row] = await this.#throughIndex<{ n: number }>(HITS_UP_TO, [tsquery(match), cap]);
     return row?.n ?? 0;
   }
@@ -334,6 +374,30 @@ function filterSql(filters: IndexFilters, params: unknown[]): string {
   }
   if (filters.categories !== null) parts.push(CATEGORY_FILTER(next(filters.categories)));
   return parts.map((p) => `\n  AND ${p}`).join('');
+}
+
+/** The parameters a postings window's clauses read their words by, appended to `params`. */
+function clauseParams(
+  clauses: readonly PostingAtom[][],
+  idf: readonly number[],
+  params: unknown[],
+): ClauseParams {
+  const atoms = clauses.flat();
+  const next = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  return {
+    word: (i) => ({ term: `${next(atoms[i]?.term ?? '')}::text`, idf: next(idf[i] ?? 0) }),
+    words: (at) => {
+      const of = at.map((i) => ({ atom: atoms[i], idf: idf[i] ?? 0 }));
+      return {
+        terms: next(of.map(({ atom }) => atom?.term ?? '')),
+        idfs: next(of.map(({ idf }) => idf)),
+        cols: next(of.map(({ atom }) => atom?.weights ?? '')),
+      };
+    },
+  };
 }
 
 /** A window is bounded by id (see #windowFrom) when a match is expected in this many windows' worth… */

@@ -5,7 +5,8 @@ import { inColumns, word } from '../search-match.ts';
 import { migratePg } from './pg-migrations.ts';
 import { PgPaperStore } from './pg-paper-store.ts';
 import { openPgPool } from './pg-pool.ts';
-import { openPgSearchReader, type PgSearchReader } from './pg-search-reader.ts';
+import { READER_SETTINGS } from './pg-search-queries.ts';
+import { PgSearchReader } from './pg-search-reader.ts';
 import { postgresForTests } from './postgres-for-tests.ts';
 
 /*
@@ -45,7 +46,9 @@ beforeAll(async () => {
   } finally {
     await pool.end();
   }
-  reader = await openPgSearchReader(postgres.url());
+  // The vectors' window, which phrases and prefixes take: words here would be read from the postings
+  // (pg-search-postings.test.ts holds those equal to this).
+  reader = new PgSearchReader(await openPgPool(postgres.url(), READER_SETTINGS), true, { postings: false });
 });
 afterAll(async () => {
   await reader?.close();

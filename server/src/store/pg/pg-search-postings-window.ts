@@ -1,0 +1,164 @@
+import type { Match } from '../search-match.ts';
+import type { SearchVector } from './pg-search-queries.ts';
+
+/*
+ * A ranked window read from the postings (pg-search-postings.ts) instead of the vectors, for a match made
+ * of words: each word asked of some columns, ANDed and ORed, as FtsSearch asks a query's words, their typo
+ * corrections and completions, and its title candidates. Phrases, prefixes and negations are left to
+ * RANKED_WINDOW, which reads the vectors. The window and its scores are RANKED_WINDOW's: the newest `$2` matches, each scored
+ * as Σ idf × ts_rank(weights, vector, word, 1) over the match's words (ts_rank from the counts:
+ * quire_rank), ts_rank counting a word wherever the vector holds it, as it ignores a query's weight labels.
+ */
+
+/** A word the match asks of the columns `weights` names (A title, B authors, C abstract). */
+export interface PostingAtom {
+  term: string;
+  weights: string;
+}
+
+const EVERY_WEIGHT = 'ABC';
+const WEIGHT = { title: 'A', authors: 'B', abstract: 'C' } as const;
+
+/**
+ * The match as clauses every matching paper satisfies, each one of its words (in the columns asked), the
+ * words in pg-tsquery.ts rankedLeaves' order (so the i-th word is the i-th ranked part); null when the
+ * match is not made of words alone.
+ */
+export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): PostingAtom[][] | null {
+  switch (match.kind) {
+    case 'word':
+      // A prefix joined with other words is left to the vectors: its completions' postings (every one of
+      // "training*" at 10x) would all be read and summed, where the GIN index meets them with the other
+      // words' as bitmaps ("second training", 350 against 120 ms). Its completions as words are postings.
+      return match.prefix ? null : [[{ term: match.term, weights }]];
+    case 'phrase': {
+      const [only] = match.terms;
+      return match.terms.length === 1 && only !== undefined ? [[{ term: only, weights }]] : null;
+    }
+    case 'all': {
+      const clauses: PostingAtom[][] = [];
+      for (const m of match.of) {
+        const part = postingClauses(m, weights);
+        if (part === null) return null;
+        clauses.push(...part);
+      }
+      return clauses;
+    }
+    case 'any': {
+      const atoms: PostingAtom[] = [];
+      for (const m of match.of) {
+        const part = postingClauses(m, weights);
+        // An alternative that is itself several clauses (an AND inside an OR) is not one clause.
+        if (part === null || part.length !== 1 || part[0] === undefined) return null;
+        atoms.push(...part[0]);
+      }
+      return [atoms];
+    }
+    case 'columns': {
+      const allowed = match.columns.map((c) => WEIGHT[c]);
+      const narrowed = [...weights].filter((w) => allowed.includes(w as 'A' | 'B' | 'C')).join('');
+      // No column left matches nothing: RANKED_WINDOW says so.
+      return narrowed === '' ? null : postingClauses(match.of, narrowed);
+    }
+    case 'without':
+      return null;
+  }
+}
+
+/** Whether the posting `p` holds its word in a column `weights` names. */
+function inColumns(weights: string): string {
+  if (weights === EVERY_WEIGHT) return 'TRUE';
+  const holds = [...weights].map((w) =>
+    w === 'A' ? 'p.title > 0' : w === 'B' ? 'p.authors > 0' : 'p.abstract > 0',
+  );
+  return holds.length === 1 ? (holds[0] ?? 'FALSE') : `(${holds.join(' OR ')})`;
+}
+
+/** The same for the columns a clause's word asks (`q.cols`, a string of weights) as a value. */
+const IN_ASKED_COLUMNS = `(p.title > 0 AND strpos(q.cols, 'A') > 0 OR p.authors > 0 AND strpos(q.cols, 'B') > 0
+      OR p.abstract > 0 AND strpos(q.cols, 'C') > 0)`;
+
+/** A posting's ts_rank on the vector matched: the whole paper's, or its title's alone (title_doc). */
+const RANK = (vector: SearchVector) =>
+  vector === 'doc'
+    ? 'quire_rank($1::float4[], p.title, p.authors, p.abstract, p.terms)'
+    : 'quire_rank($1::float4[], p.title, 0, 0, p.title_terms)';
+
+/** What a clause's SQL reads its words by: numbered parameters, appended as they are asked for. */
+export interface ClauseParams {
+  /** A plain word's term and idf, as parameter references. */
+  word(atom: number): { term: string; idf: string };
+  /** A clause's words as arrays: each one's term, idf and columns. */
+  words(atoms: readonly number[]): { terms: string; idfs: string; cols: string };
+}
+
+/**
+ * A clause's papers with their part of the score (`s`): one word's postings read in id order (the newest
+ * first, through the key); several words, their postings read word by word (one plan node however many: a
+ * word's completions or corrections are dozens) and summed per paper, every posting scored (ts_rank
+ * counts a word the paper holds in any column) and the paper kept when one is in a column asked.
+ */
+function clauseSql(
+  clause: readonly PostingAtom[],
+  first: number,
+  vector: SearchVector,
+  params: ClauseParams,
+): string {
+  const rank = RANK(vector);
+  const [only] = clause;
+  if (clause.length === 1 && only !== undefined) {
+    const { term, idf } = params.word(first);
+    const holds = inColumns(vector === 'title_doc' ? 'A' : only.weights);
+    const where = holds === 'TRUE' ? '' : ` AND ${holds}`;
+    return `SELECT p.paper_id, ${idf}::float8 * ${rank} AS s FROM search_postings p WHERE p.word = ${term}${where}`;
+  }
+  const { terms, idfs, cols } = params.words(clause.map((_, i) => first + i));
+  return `SELECT p.paper_id, sum(q.idf * ${rank}) AS s
+    FROM unnest(${terms}::text[], ${idfs}::float8[], ${cols}::text[]) AS q (term, idf, cols)
+    JOIN search_postings p ON p.word = q.term${
+      // On the title's vector a word elsewhere ranks 0: only its title postings are read.
+      vector === 'title_doc' ? ' AND p.title > 0' : ''
+    }
+    GROUP BY p.paper_id HAVING bool_or(${vector === 'title_doc' ? 'TRUE' : IN_ASKED_COLUMNS})`;
+}
+
+/** The clauses met on the paper's id (`c0`), with the summed score (`score`). */
+function clausesMet(clauses: readonly PostingAtom[][], vector: SearchVector, params: ClauseParams) {
+  let atom = 0;
+  const parts = clauses.map((clause) => {
+    const sql = clauseSql(clause, atom, vector, params);
+    atom += clause.length;
+    return sql;
+  });
+  const [first = '', ...rest] = parts;
+  const joins = rest.map((p, i) => `\n  JOIN (${p}) c${i + 1} ON c${i + 1}.paper_id = c0.paper_id`).join('');
+  return { from: `(${first}) c0${joins}`, score: ['c0.s', ...rest.map((_, i) => `c${i + 1}.s`)].join(' + ') };
+}
+
+/**
+ * The window's SQL over `clauses`, whose words and their idf are parameters `params` names (atom by atom,
+ * in order); `$1` ts_rank's weights, `$2` the window, `$3`/`$4` the page; `filters` over the papers row
+ * `d`. The clauses meet on the paper's id, so the newest matches of common words are found without reading
+ * older ones.
+ */
+export function POSTINGS_WINDOW(
+  clauses: readonly PostingAtom[][],
+  vector: SearchVector,
+  filters: string,
+  params: ClauseParams,
+): string {
+  const { from, score } = clausesMet(clauses, vector, params);
+  const papers = filters === '' ? '' : `\n  JOIN papers d ON d.id = c0.paper_id WHERE TRUE${filters}`;
+  return `
+WITH w AS MATERIALIZED (
+  SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}
+  ORDER BY c0.paper_id DESC LIMIT $2)
+SELECT w.paper_id AS "paperId", w.score::float8 AS score, count(*) OVER ()::integer AS matched
+FROM w ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
+}
+
+/** How many papers `clauses` match, up to `$2` (`$1` ts_rank's weights, which nothing reads here). */
+export function POSTINGS_HITS(clauses: readonly PostingAtom[][], params: ClauseParams): string {
+  const { from } = clausesMet(clauses, 'doc', params);
+  return `SELECT count(*)::integer AS n FROM (SELECT 1 FROM ${from} LIMIT $2) x`;
+}
