@@ -14,10 +14,16 @@ const POOL_SIZE = 10;
  * parsed URL over the config), and poolers such as PgBouncer refuse that startup parameter.
  */
 export async function openPgPool(url: string, settings?: string): Promise<PgPool> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
-  // A client runs its queries in order, so these go before whatever the pool hands it out for. A failure
-  // surfaces as a slow plan, not a wrong answer; the pool's first check below reports an unreachable server.
-  if (settings !== undefined) pool.on('connect', (client) => void client.query(settings).catch(() => {}));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    // pg-pool waits for this hook's promise before it hands a new connection out (its types say void), so
+    // the settings finish before the first query instead of queueing it behind them, which pg 8 warns of
+    // and pg 9 refuses. A failed SET surfaces as a slow plan, not a wrong answer, so it does not fail the
+    // connection; the pool's first check below reports an unreachable server.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
+    onConnect: settings === undefined ? undefined : (client) => applySettings(client, settings),
+  });
   // An idle connection that dies (a server restart) is dropped from the pool and the next query opens a
   // new one; without a listener the pool's 'error' event would end the process.
   pool.on('error', () => {});
@@ -32,6 +38,10 @@ export async function openPgPool(url: string, settings?: string): Promise<PgPool
     );
   }
   return pool;
+}
+
+async function applySettings(client: pg.ClientBase, settings: string): Promise<void> {
+  await client.query(settings).catch(() => undefined);
 }
 
 /** Whether `x` is a pool of this module's (callers outside store/ take either engine's handle). */
