@@ -267,13 +267,15 @@ export class FtsSearch implements SearchApi {
     // Not under filters: the newest forms passing them may lie anywhere, so finding them reads every form.
     const filtered = filters.topics !== null || filters.categories !== null;
     const joined = filtered ? null : completionMatch(parts, mode);
+    const titled = titleMatch(titleParts, mode);
     // Asked together with the ranking, which it does not depend on.
-    const [{ rows, total, estimated }, forms] = await Promise.all([
+    const [{ rows, total, estimated, titled: titledInWindow }, forms] = await Promise.all([
       this.#index.ranked(match, filters, FIELD_BOOSTS, {
         limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
         offset: 0,
         window: RANK_WINDOW,
         ...(subset === null ? {} : { subset }),
+        ...(titled === null ? {} : { titles: TITLE_CANDIDATES }),
       }),
       joined === null
         ? []
@@ -283,17 +285,21 @@ export class FtsSearch implements SearchApi {
           }),
     ]);
     const head = rows.slice(0, RERANK_CANDIDATES);
-    const titled = titleMatch(titleParts, mode);
-    if (total > RANK_WINDOW && titled !== null) {
-      const seen = new Set(head.map((r) => r.paperId));
-      const named = await this.#index.best(titled, filters, FIELD_BOOSTS, {
-        limit: TITLE_CANDIDATES,
-        window: RANK_WINDOW,
-      });
-      for (const r of named) if (!seen.has(r.paperId)) head.push(r);
+    // An engine that does not read them with the page is asked for the best title matches apart.
+    const named =
+      titledInWindow ??
+      (total > RANK_WINDOW && titled !== null
+        ? await this.#index.best(titled, filters, FIELD_BOOSTS, {
+            limit: TITLE_CANDIDATES,
+            window: RANK_WINDOW,
+          })
+        : []);
+    const seen = new Set(head.map((r) => r.paperId));
+    for (const r of [...named, ...forms]) {
+      if (seen.has(r.paperId)) continue;
+      seen.add(r.paperId);
+      head.push(r);
     }
-    const seenForms = new Set(head.map((r) => r.paperId));
-    for (const r of forms) if (!seenForms.has(r.paperId)) head.push(r);
     const headText = await this.#index.paperRows(head.map((r) => r.paperId));
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);

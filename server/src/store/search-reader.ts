@@ -38,13 +38,14 @@ export interface SearchReader {
    * A page of the papers matching `match` and the filters, best first by the engine's first ranking
    * (bm25 on SQLite, ts_rank on PostgreSQL) with `weights`, and how many match (estimated when the
    * engine cannot count them cheaply: see search-index.ts). `subset`: a match holding only papers `match`
-   * holds, cheaper to count (a prefix as its whole word).
+   * holds, cheaper to count (a prefix as its whole word). `titles`: an engine may give the best this many
+   * by their titles alone with the page (RankedPage.titled), when not every match was ranked.
    */
   ranked(
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number; subset?: Match },
+    page: { limit: number; offset: number; window: number; subset?: Match; titles?: number },
   ): Promise<RankedPage>;
   /** The best `limit` among the `window` most recently indexed matches, uncounted. */
   best(
@@ -66,7 +67,10 @@ export interface SearchReader {
   vocabulary(terms: readonly string[]): Promise<TermDocs[]>;
   /** Indexed terms from `from` (included) to `to` (excluded), in code point order, at most `limit`. */
   vocabularyRange(from: string, to: string, limit: number): Promise<TermDocs[]>;
-  /** Papers holding each of `terms`, per column (columns without it left out). */
+  /**
+   * Papers holding each of `terms`, per column (columns without it left out), for ranking: an engine may
+   * estimate a common term's (SQLite does past a few thousand papers).
+   */
   columnVocabulary(terms: readonly string[]): Promise<ColumnDocs[]>;
   /** Mean terms per column of an indexed paper. */
   averageTerms(): Promise<AverageTerms>;
@@ -95,7 +99,7 @@ export class SqliteSearchReader implements SearchReader {
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number; subset?: Match },
+    page: { limit: number; offset: number; window: number; subset?: Match; titles?: number },
   ): Promise<RankedPage> {
     return settled(() => this.#index.ranked(fts5Expression(match), filters, weights, withSubset(page)));
   }
