@@ -115,11 +115,14 @@ export class FtsSearch implements SearchApi {
     // the page however many of the person's papers the words also found).
     const { ids, total, results: named } = byName;
     const end = page.offset + page.limit;
+    // The name is whole (a stored author has it), so its last word is not one being typed: asked as a
+    // prefix, a surname such as "wang" stands for hundreds of longer names, each list merged by FTS5.
     const words = await this.#textSearch(
       query,
       filters,
       { offset: 0, limit: Math.max(0, end - ids.length) + ids.length },
       sort,
+      { wholeWords: true },
     );
     const first = new Set(ids);
     const listed = [...named, ...words.results.filter((r) => !first.has(r.id))];
@@ -141,12 +144,13 @@ export class FtsSearch implements SearchApi {
     filters: IndexFilters,
     page: SearchPage,
     sort: SearchSort,
+    { wholeWords = false }: { wholeWords?: boolean } = {},
   ): Promise<SearchResponseDto> {
     const terms = [...new Set(queryTermsOf(query.text))];
     const base = phrasesAndAuthors(query);
     const groups: TermGroup[] = terms.map((term, i) => ({
       term,
-      prefix: i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
+      prefix: !wholeWords && i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
       corrections: [],
     }));
     // Each word's reads are independent of the others': asked together, a network engine answers them at once.

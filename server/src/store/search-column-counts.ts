@@ -39,10 +39,15 @@ export interface ColumnCount {
 export class SearchColumnCounts {
   readonly #newest: Statement<[string, number, number], { matches: number; lowest: number }>;
   readonly #exact: Statement<[string], ColumnCount>;
+  readonly #sample: number;
+  readonly #sampleDocs: number;
 
-  constructor(db: Database) {
+  /** `sample`, `sampleDocs`: COLUMN_SAMPLE and COLUMN_SAMPLE_DOCS unless a test estimates from a few papers. */
+  constructor(db: Database, options: { sample?: number; sampleDocs?: number } = {}) {
     this.#newest = db.prepare(NEWEST_MATCHES);
     this.#exact = db.prepare(COLUMN_VOCABULARY);
+    this.#sample = options.sample ?? COLUMN_SAMPLE;
+    this.#sampleDocs = options.sampleDocs ?? COLUMN_SAMPLE_DOCS;
   }
 
   /**
@@ -53,8 +58,8 @@ export class SearchColumnCounts {
     const rare: string[] = [];
     const out: ColumnCount[] = [];
     for (const term of terms) {
-      const { matches } = this.#newest.get(quoted(term), 0, COLUMN_SAMPLE) ?? { matches: 0, lowest: 0 };
-      if (matches < COLUMN_SAMPLE) {
+      const { matches } = this.#newest.get(quoted(term), 0, this.#sample) ?? { matches: 0, lowest: 0 };
+      if (matches < this.#sample) {
         if (matches > 0) rare.push(term);
         continue;
       }
@@ -69,11 +74,11 @@ export class SearchColumnCounts {
 
   /** About how many docs match `match`, from the newest ones: see COLUMN_SAMPLE_DOCS. */
   #estimate(match: string, top: number): number {
-    const floor = Math.max(0, top - COLUMN_SAMPLE_DOCS + 1);
-    const { matches, lowest } = this.#newest.get(match, floor, COLUMN_SAMPLE) ?? { matches: 0, lowest: 0 };
+    const floor = Math.max(0, top - this.#sampleDocs + 1);
+    const { matches, lowest } = this.#newest.get(match, floor, this.#sample) ?? { matches: 0, lowest: 0 };
     // Every doc counted: exact.
-    if (matches < COLUMN_SAMPLE && floor === 0) return matches;
-    const reached = matches < COLUMN_SAMPLE ? floor : lowest;
+    if (matches < this.#sample && floor === 0) return matches;
+    const reached = matches < this.#sample ? floor : lowest;
     const share = Math.max(1, top - reached + 1) / Math.max(1, top);
     return Math.round(matches / Math.min(1, share));
   }
