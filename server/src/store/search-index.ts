@@ -1,6 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter.ts';
-import { SearchColumnCounts } from './search-column-counts.ts';
 import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
@@ -167,6 +166,8 @@ const COUNT = (filters: string) => `SELECT count(*) FROM search_docs d WHERE 1${
 const HITS_UP_TO = `SELECT count(*) FROM (SELECT 1 FROM paper_search WHERE paper_search MATCH ? LIMIT ?)`;
 const VOCABULARY = `SELECT term, doc AS docs FROM paper_search_vocab
   WHERE term IN (SELECT value FROM json_each(?))`;
+const COLUMN_VOCABULARY = `SELECT term, col AS field, doc AS docs FROM paper_search_columns
+  WHERE term IN (SELECT value FROM json_each(?))`;
 // FTS5's own running totals: rows, then tokens per column, as SQLite varints (part of FTS5's file format,
 // kept for its bm25). One row, so the figures cost one read.
 const TOTALS = `SELECT block FROM paper_search_data WHERE id = 1`;
@@ -260,7 +261,7 @@ export class SearchIndex {
   readonly #hitsUpTo: Statement<[string, number], number>;
   readonly #vocabulary: Statement<[string], TermDocs>;
   readonly #vocabularyRange: Statement<[string, string, number], TermDocs>;
-  readonly #columnCounts: SearchColumnCounts;
+  readonly #columnVocabulary: Statement<[string], ColumnDocs>;
   readonly #totals: Statement<[], Buffer>;
   readonly #indexedPapers: Statement<[], number>;
   readonly #paperRows: Statement<[string], PaperTextRow>;
@@ -286,7 +287,7 @@ export class SearchIndex {
     this.#hitsUpTo = db.prepare<[string, number], number>(HITS_UP_TO).pluck();
     this.#vocabulary = db.prepare(VOCABULARY);
     this.#vocabularyRange = db.prepare(VOCABULARY_RANGE);
-    this.#columnCounts = new SearchColumnCounts(db);
+    this.#columnVocabulary = db.prepare(COLUMN_VOCABULARY);
     this.#totals = db.prepare<[], Buffer>(TOTALS).pluck();
     this.#indexedPapers = db.prepare<[], number>(INDEXED_PAPERS).pluck();
     this.#paperRows = db.prepare(PAPER_ROWS);
@@ -512,12 +513,9 @@ export class SearchIndex {
     return this.#vocabularyRange.all(from, to, limit);
   }
 
-  /**
-   * Papers holding each of `terms`, per column (columns without it left out): exact for a rare term,
-   * estimated for a common one (see search-column-counts.ts).
-   */
+  /** Papers holding each of `terms`, per column (columns without it left out). */
   columnVocabulary(terms: readonly string[]): ColumnDocs[] {
-    return terms.length === 0 ? [] : this.#columnCounts.counts(terms, this.indexedPapers());
+    return terms.length === 0 ? [] : this.#columnVocabulary.all(JSON.stringify(terms));
   }
 
   /**

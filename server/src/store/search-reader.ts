@@ -67,10 +67,7 @@ export interface SearchReader {
   vocabulary(terms: readonly string[]): Promise<TermDocs[]>;
   /** Indexed terms from `from` (included) to `to` (excluded), in code point order, at most `limit`. */
   vocabularyRange(from: string, to: string, limit: number): Promise<TermDocs[]>;
-  /**
-   * Papers holding each of `terms`, per column (columns without it left out), for ranking: an engine may
-   * estimate a common term's (SQLite does past a few thousand papers).
-   */
+  /** Papers holding each of `terms`, per column (columns without it left out). */
   columnVocabulary(terms: readonly string[]): Promise<ColumnDocs[]>;
   /** Mean terms per column of an indexed paper. */
   averageTerms(): Promise<AverageTerms>;
