@@ -32,6 +32,7 @@ import {
   type QueryParts,
   type TermGroup,
 } from './query-match.ts';
+import { fewMatches, fewMatchesIn, type Picked } from './few-matches.ts';
 import { relatedPapers } from './fts-related.ts';
 import { matchedTermsOf, rerankScores, type RankedWord } from './rerank.ts';
 import type { SearchApi, SearchPage } from './search-api.ts';
@@ -241,7 +242,10 @@ export class FtsSearch implements SearchApi {
     return { ids: results.map((r) => r.id), total, results };
   }
 
-  /** A page of the papers matching the query, the index's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
+  /**
+   * A page of the papers matching the query: every one re-ranked when few match (see few-matches.ts),
+   * else the index's first RERANK_CANDIDATES (see rerank.ts).
+   */
   async #ranked(
     mode: 'AND' | 'OR',
     fallback: Match,
@@ -249,6 +253,22 @@ export class FtsSearch implements SearchApi {
     page: SearchPage,
     parts: QueryParts,
   ): Promise<Found> {
+    const whole = fewMatchesIn(await this.#index.indexedPapers(), RERANK_CANDIDATES);
+    const few =
+      mode === 'AND'
+        ? await fewMatches(this.#index, parts, filters, whole, (row) => this.#paperTerms.of(row))
+        : null;
+    return this.#rerank(few ?? (await this.#window(mode, fallback, filters, page, parts)), page, parts);
+  }
+
+  /** The index's first ranking: its best RERANK_CANDIDATES, and the best matches in titles and joined forms. */
+  async #window(
+    mode: 'AND' | 'OR',
+    fallback: Match,
+    filters: IndexFilters,
+    page: SearchPage,
+    parts: QueryParts,
+  ): Promise<Picked> {
     let match = textMatch(parts, mode) ?? fallback;
     let subset = wordsMatch(parts, mode);
     let titleParts = parts;
@@ -305,6 +325,12 @@ export class FtsSearch implements SearchApi {
       head.push(r);
     }
     const headText = await this.#index.paperRows(head.map((r) => r.paperId));
+    return { head, rest: rows.slice(RERANK_CANDIDATES), headText, total, estimated };
+  }
+
+  /** The candidates re-ranked as minisearch scores them, then the page's rows and text. */
+  async #rerank(picked: Picked, page: SearchPage, parts: QueryParts): Promise<Found> {
+    const { head, rest, headText, total, estimated } = picked;
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
       return row ? [{ id: r.paperId, ...this.#paperTerms.of(row) }] : [];
@@ -342,7 +368,7 @@ export class FtsSearch implements SearchApi {
       .sort((a, b) => b.score - a.score || a.at - b.at)
       .map(({ paperId, score }) => ({ paperId, score }));
     const inHead = new Set(reranked.map((r) => r.paperId));
-    const ordered = [...reranked, ...rows.slice(RERANK_CANDIDATES).filter((r) => !inHead.has(r.paperId))];
+    const ordered = [...reranked, ...rest.filter((r) => !inHead.has(r.paperId))];
     const pageRows = ordered.slice(page.offset, page.offset + page.limit);
     const missing = pageRows.filter((r) => !headText.has(r.paperId)).map((r) => r.paperId);
     const text = new Map([...headText, ...(await this.#index.paperRows(missing))]);
