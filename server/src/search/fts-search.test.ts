@@ -49,7 +49,8 @@ describe('FtsSearch on SQLite: words', () => {
         if (typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => unknown;
         return (...args: unknown[]) => {
-          if (prop === 'ranked') asked.push(String(args[0]));
+          // Ranked, or (few matching) read whole to be re-ranked.
+          if (prop === 'ranked' || prop === 'newest') asked.push(String(args[0]));
           return method.apply(target, args);
         };
       },

@@ -32,6 +32,7 @@ import {
   type QueryParts,
   type TermGroup,
 } from './query-match.ts';
+import { fewMatches, fewMatchesIn, type Picked } from './few-matches.ts';
 import { relatedPapers } from './fts-related.ts';
 import { matchedTermsOf, rerankScores, type RankedWord } from './rerank.ts';
 import type { SearchApi, SearchPage } from './search-api.ts';
@@ -115,11 +116,14 @@ export class FtsSearch implements SearchApi {
     // the page however many of the person's papers the words also found).
     const { ids, total, results: named } = byName;
     const end = page.offset + page.limit;
+    // The name is whole (a stored author has it), so its last word is not one being typed: asked as a
+    // prefix, a surname such as "wang" stands for hundreds of longer names, each list merged by FTS5.
     const words = await this.#textSearch(
       query,
       filters,
       { offset: 0, limit: Math.max(0, end - ids.length) + ids.length },
       sort,
+      { wholeWords: true },
     );
     const first = new Set(ids);
     const listed = [...named, ...words.results.filter((r) => !first.has(r.id))];
@@ -141,12 +145,13 @@ export class FtsSearch implements SearchApi {
     filters: IndexFilters,
     page: SearchPage,
     sort: SearchSort,
+    { wholeWords = false }: { wholeWords?: boolean } = {},
   ): Promise<SearchResponseDto> {
     const terms = [...new Set(queryTermsOf(query.text))];
     const base = phrasesAndAuthors(query);
     const groups: TermGroup[] = terms.map((term, i) => ({
       term,
-      prefix: i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
+      prefix: !wholeWords && i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
       corrections: [],
     }));
     // Each word's reads are independent of the others': asked together, a network engine answers them at once.
@@ -237,7 +242,10 @@ export class FtsSearch implements SearchApi {
     return { ids: results.map((r) => r.id), total, results };
   }
 
-  /** A page of the papers matching the query, the index's first RERANK_CANDIDATES re-ranked (see rerank.ts). */
+  /**
+   * A page of the papers matching the query: every one re-ranked when few match (see few-matches.ts),
+   * else the index's first RERANK_CANDIDATES (see rerank.ts).
+   */
   async #ranked(
     mode: 'AND' | 'OR',
     fallback: Match,
@@ -245,6 +253,22 @@ export class FtsSearch implements SearchApi {
     page: SearchPage,
     parts: QueryParts,
   ): Promise<Found> {
+    const whole = fewMatchesIn(await this.#index.indexedPapers(), RERANK_CANDIDATES);
+    const few =
+      mode === 'AND'
+        ? await fewMatches(this.#index, parts, filters, whole, (row) => this.#paperTerms.of(row))
+        : null;
+    return this.#rerank(few ?? (await this.#window(mode, fallback, filters, page, parts)), page, parts);
+  }
+
+  /** The index's first ranking: its best RERANK_CANDIDATES, and the best matches in titles and joined forms. */
+  async #window(
+    mode: 'AND' | 'OR',
+    fallback: Match,
+    filters: IndexFilters,
+    page: SearchPage,
+    parts: QueryParts,
+  ): Promise<Picked> {
     let match = textMatch(parts, mode) ?? fallback;
     let subset = wordsMatch(parts, mode);
     let titleParts = parts;
@@ -267,13 +291,15 @@ export class FtsSearch implements SearchApi {
     // Not under filters: the newest forms passing them may lie anywhere, so finding them reads every form.
     const filtered = filters.topics !== null || filters.categories !== null;
     const joined = filtered ? null : completionMatch(parts, mode);
+    const titled = titleMatch(titleParts, mode);
     // Asked together with the ranking, which it does not depend on.
-    const [{ rows, total, estimated }, forms] = await Promise.all([
+    const [{ rows, total, estimated, titled: titledInWindow }, forms] = await Promise.all([
       this.#index.ranked(match, filters, FIELD_BOOSTS, {
         limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
         offset: 0,
         window: RANK_WINDOW,
         ...(subset === null ? {} : { subset }),
+        ...(titled === null ? {} : { titles: TITLE_CANDIDATES }),
       }),
       joined === null
         ? []
@@ -283,18 +309,28 @@ export class FtsSearch implements SearchApi {
           }),
     ]);
     const head = rows.slice(0, RERANK_CANDIDATES);
-    const titled = titleMatch(titleParts, mode);
-    if (total > RANK_WINDOW && titled !== null) {
-      const seen = new Set(head.map((r) => r.paperId));
-      const named = await this.#index.best(titled, filters, FIELD_BOOSTS, {
-        limit: TITLE_CANDIDATES,
-        window: RANK_WINDOW,
-      });
-      for (const r of named) if (!seen.has(r.paperId)) head.push(r);
+    // An engine that does not read them with the page is asked for the best title matches apart.
+    const named =
+      titledInWindow ??
+      (total > RANK_WINDOW && titled !== null
+        ? await this.#index.best(titled, filters, FIELD_BOOSTS, {
+            limit: TITLE_CANDIDATES,
+            window: RANK_WINDOW,
+          })
+        : []);
+    const seen = new Set(head.map((r) => r.paperId));
+    for (const r of [...named, ...forms]) {
+      if (seen.has(r.paperId)) continue;
+      seen.add(r.paperId);
+      head.push(r);
     }
-    const seenForms = new Set(head.map((r) => r.paperId));
-    for (const r of forms) if (!seenForms.has(r.paperId)) head.push(r);
     const headText = await this.#index.paperRows(head.map((r) => r.paperId));
+    return { head, rest: rows.slice(RERANK_CANDIDATES), headText, total, estimated };
+  }
+
+  /** The candidates re-ranked as minisearch scores them, then the page's rows and text. */
+  async #rerank(picked: Picked, page: SearchPage, parts: QueryParts): Promise<Found> {
+    const { head, rest, headText, total, estimated } = picked;
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
       return row ? [{ id: r.paperId, ...this.#paperTerms.of(row) }] : [];
@@ -332,7 +368,7 @@ export class FtsSearch implements SearchApi {
       .sort((a, b) => b.score - a.score || a.at - b.at)
       .map(({ paperId, score }) => ({ paperId, score }));
     const inHead = new Set(reranked.map((r) => r.paperId));
-    const ordered = [...reranked, ...rows.slice(RERANK_CANDIDATES).filter((r) => !inHead.has(r.paperId))];
+    const ordered = [...reranked, ...rest.filter((r) => !inHead.has(r.paperId))];
     const pageRows = ordered.slice(page.offset, page.offset + page.limit);
     const missing = pageRows.filter((r) => !headText.has(r.paperId)).map((r) => r.paperId);
     const text = new Map([...headText, ...(await this.#index.paperRows(missing))]);

@@ -1,9 +1,8 @@
 import {
   AUTHOR_SEPARATOR,
   columnTerms,
-  tokenizeField,
+  columnTermsAndLength,
   type Author,
-  type SearchField,
   type SearchHit,
 } from '@quire/core';
 import type { PaperTextRow } from '../store/search-reader.ts';
@@ -70,20 +69,14 @@ export function authorNames(row: PaperTextRow): string[] {
   return (JSON.parse(row.authors) as Author[]).map((a) => a.name);
 }
 
+/** A candidate's terms and lengths, each field read once (`columnTermsAndLength`). */
 export function fieldTerms(row: PaperTextRow): Pick<Candidate, 'fields' | 'lengths'> {
-  const authors = authorNames(row).join(AUTHOR_SEPARATOR);
-  const length = (text: string, field: SearchField) => new Set(tokenizeField(text, field)).size;
+  const title = columnTermsAndLength(row.title);
+  const authors = columnTermsAndLength(authorNames(row).join(AUTHOR_SEPARATOR), 'authors');
+  const abstract = columnTermsAndLength(row.abstract);
   return {
-    fields: {
-      title: columnTerms(row.title),
-      authors: columnTerms(authors, 'authors'),
-      abstract: columnTerms(row.abstract),
-    },
-    lengths: {
-      title: length(row.title, 'title'),
-      authors: length(authors, 'authors'),
-      abstract: length(row.abstract, 'abstract'),
-    },
+    fields: { title: title.terms, authors: authors.terms, abstract: abstract.terms },
+    lengths: { title: title.length, authors: authors.length, abstract: abstract.length },
   };
 }
 

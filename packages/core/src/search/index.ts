@@ -11,6 +11,7 @@ export {
   AUTHOR_SEPARATOR,
   authorFilterKey,
   columnTerms,
+  columnTermsAndLength,
   normaliseSearchText,
   phraseTerms,
   queryTermsOf,

@@ -3,11 +3,13 @@ import {
   authorFilterKey,
   authorKeys,
   columnTerms,
+  columnTermsAndLength,
   phraseTerms,
   indexTerms,
   normaliseSearchText,
   queryTermsOf,
   tokenizeAuthors,
+  tokenizeField,
   tokenizeSearchText,
   wordSequence,
 } from './search-text.ts';
@@ -152,5 +154,41 @@ describe('columnTerms', () => {
       'anli',
       'ali',
     ]);
+  });
+});
+
+describe('columnTermsAndLength', () => {
+  it("gives a field's terms and its distinct tokens (function words and compounds whole) in one pass", () => {
+    expect(columnTermsAndLength('The state-of-the-art Multi-Agent systems and the agents')).toEqual({
+      terms: ['state', 'art', 'multi', 'agent', 'system', 'agent', 'stateoftheart', 'multiagent'],
+      // the, state-of-the-art, multi-agent, systems, and, agents
+      length: 6,
+    });
+    expect(columnTermsAndLength('Jean-Pierre Serre, An Li', 'authors')).toEqual({
+      terms: columnTerms('Jean-Pierre Serre, An Li', 'authors'),
+      // jean-pierre, serre, an, li and the keys jeanserre, jserre, jpserre, anli, ali
+      length: 9,
+    });
+  });
+
+  it('agrees with columnTerms and tokenizeField on any text, ASCII or not', () => {
+    const alphabet = "abcxyzEQ019 -'.,;:()/$\\{}_^~\t\néü–’\u4e00";
+    let seed = 20_261_207;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + next(40) }, () => alphabet[next(alphabet.length)]).join('');
+      for (const field of ['title', 'authors']) {
+        const names = field === 'authors' ? text.replaceAll(';', ', ') : text;
+        expect(columnTermsAndLength(names, field), JSON.stringify(names)).toEqual({
+          terms: columnTerms(names, field),
+          length: new Set(tokenizeField(names, field)).size,
+        });
+      }
+    }
   });
 });

@@ -180,14 +180,24 @@ export function wordSequence(text: string): string[] {
   return sequenceOf(tokenizeSearchText(text));
 }
 
-/** A text's simple parts in order (function words dropped unless `keepAll`), and its compounds joined. */
-function partsAndCompounds(text: string, keepAll: boolean, parts: string[], joined: string[]): void {
+/**
+ * A text's simple parts in order (function words dropped unless `keepAll`), and its compounds joined;
+ * with `tokens`, each of `tokenizeSearchText`'s tokens of the text added to it.
+ */
+function partsAndCompounds(
+  text: string,
+  keepAll: boolean,
+  parts: string[],
+  joined: string[],
+  tokens?: Set<string>,
+): void {
   const normalised = normaliseSearchText(text);
   if (!NON_ASCII.test(normalised)) {
-    asciiPartsAndCompounds(normalised, keepAll, parts, joined);
+    asciiPartsAndCompounds(normalised, keepAll, parts, joined, tokens);
     return;
   }
   for (const token of normalised.match(COMPOUND) ?? []) {
+    tokens?.add(token);
     if (!JOINERS.test(token)) {
       const term = foldTerm(token);
       if (keepAll || !isNoise(term)) parts.push(term);
@@ -217,7 +227,13 @@ function isWordChar(c: number): boolean {
  * characters: the same terms as COMPOUND's matches split at their joiners, without the Unicode regular
  * expressions, which took most of the time to index a harvested page.
  */
-function asciiPartsAndCompounds(text: string, keepAll: boolean, parts: string[], joined: string[]): void {
+function asciiPartsAndCompounds(
+  text: string,
+  keepAll: boolean,
+  parts: string[],
+  joined: string[],
+  tokens?: Set<string>,
+): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -225,6 +241,7 @@ function asciiPartsAndCompounds(text: string, keepAll: boolean, parts: string[],
       i++;
       continue;
     }
+    const tokenStart = i;
     let count = 0;
     let whole = '';
     for (;;) {
@@ -239,6 +256,7 @@ function asciiPartsAndCompounds(text: string, keepAll: boolean, parts: string[],
       if ((c === HYPHEN || c === APOSTROPHE) && isWordChar(text.charCodeAt(i + 1))) i++;
       else break;
     }
+    tokens?.add(text.slice(tokenStart, i));
     if (count > 1) joined.push(foldLowered(whole));
   }
 }
@@ -265,6 +283,30 @@ export function columnTerms(text: string, field?: string): string[] {
   partsAndCompounds(text, false, out, joined);
   for (const term of joined) out.push(term);
   return out;
+}
+
+/**
+ * `columnTerms` of the text, and how many distinct tokens `tokenizeField` finds in it (a field's length
+ * as minisearch counts it), read in one pass: the server's re-ranking tokenizes each candidate for both.
+ */
+export function columnTermsAndLength(text: string, field?: string): { terms: string[]; length: number } {
+  const tokens = new Set<string>();
+  const terms: string[] = [];
+  if (field === 'authors') {
+    for (const name of text.split(AUTHOR_SEPARATOR)) {
+      const parts: string[] = [];
+      const joined: string[] = [];
+      partsAndCompounds(name, true, parts, joined, tokens);
+      const keys = authorKeys(parts);
+      for (const key of keys) tokens.add(key);
+      terms.push(...parts, ...joined, ...keys);
+    }
+    return { terms, length: tokens.size };
+  }
+  const joined: string[] = [];
+  partsAndCompounds(text, false, terms, joined, tokens);
+  for (const term of joined) terms.push(term);
+  return { terms, length: tokens.size };
 }
 
 /** The terms a quoted phrase must match in this order in `columnTerms`: its simple parts, function words left out. */
