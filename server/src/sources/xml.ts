@@ -27,6 +27,9 @@ export function createXmlParser(repeatedTags: readonly string[]): XMLParser {
     htmlEntities: true,
     // Attributes share the callback; `version="v1"` on arXivRaw's <version> must stay a string.
     isArray: (name, _path, _leaf, isAttribute) => !isAttribute && repeated.has(name),
+    // The callback reads names only: without this the parser builds the element's path as a string for
+    // every element and attribute, a sixth of an OAI page's parse.
+    jPath: false,
   });
 }
 
