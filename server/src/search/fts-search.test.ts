@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defaultTaxonomy, normalisePaper, type SearchResponseDto } from '@quire/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
-import { FtsSearch } from './fts-search.ts';
+import { FtsSearch, RANK_WINDOW } from './fts-search.ts';
 import { fts5Expression } from '../store/fts5-match.ts';
 import { word } from '../store/search-match.ts';
 import { SearchIndex } from '../store/search-index.ts';
@@ -126,5 +126,47 @@ describe('titleMatch', () => {
     expect(
       await titled({ groups: [group('reinforcement')], phrases: [], authorKeys: ['johnsmith'] }),
     ).toEqual([]);
+  });
+});
+
+describe('FtsSearch: more matches than the ranked window', () => {
+  let bigDir: string;
+  let big: Store;
+
+  beforeAll(() => {
+    bigDir = mkdtempSync(join(tmpdir(), 'quire-fts-window-'));
+    big = openStore(join(bigDir, 'quire.db'));
+    // One older paper named by the words, then more newer papers than the window ranks that only
+    // mention them in their abstracts.
+    const named = normalisePaper({
+      id: '2601.00001',
+      title: 'Quasar lattices',
+      abstract: 'We study a structure of another kind entirely, with no further words of the query.',
+      authors: ['Ada Lovelace'],
+      categories: ['cs.LG'],
+      listingDate: '2026-01-05',
+    });
+    const mentions = Array.from({ length: RANK_WINDOW + 200 }, (_, i) =>
+      normalisePaper({
+        id: `2605.${String(10000 + i)}`,
+        title: `Plain study ${i}`,
+        abstract: 'A method that compares a quasar and a lattice, among many other things it touches.',
+        authors: ['Grace Hopper'],
+        categories: ['cs.LG'],
+        listingDate: '2026-05-04',
+      }),
+    );
+    big.papers.upsertBatch([named, ...mentions], { countsAsListing: true });
+  });
+  afterAll(() => {
+    big.close();
+    rmSync(bigDir, { recursive: true, force: true });
+  });
+
+  it('still finds an older paper whose title holds the words', async () => {
+    const bigSearch = new FtsSearch(sqliteSearchReader(big.db), defaultTaxonomy());
+    const found = await bigSearch.search('quasar lattice', { limit: 20, offset: 0 });
+    expect(found.total).toBeGreaterThan(RANK_WINDOW);
+    expect(found.results.map((r) => r.id)).toContain('2601.00001');
   });
 });

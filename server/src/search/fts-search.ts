@@ -309,15 +309,16 @@ export class FtsSearch implements SearchApi {
           }),
     ]);
     const head = rows.slice(0, RERANK_CANDIDATES);
-    // An engine that does not read them with the page is asked for the best title matches apart.
+    // More matches than the window ranks: the best title matches are read apart, over the newest title
+    // matches, which reach much further back than the window's newest matches of any field (an older
+    // paper named by the words must stay findable). Within the window, what came with the page serves.
     const named =
-      titledInWindow ??
-      (total > RANK_WINDOW && titled !== null
+      total > RANK_WINDOW && titled !== null
         ? await this.#index.best(titled, filters, FIELD_BOOSTS, {
             limit: TITLE_CANDIDATES,
             window: RANK_WINDOW,
           })
-        : []);
+        : (titledInWindow ?? []);
     const seen = new Set(head.map((r) => r.paperId));
     for (const r of [...named, ...forms]) {
       if (seen.has(r.paperId)) continue;
