@@ -48,7 +48,7 @@ const ENGINES: { name: string; skip: string | null; open(): Promise<Opened> }[] 
       const pool = await openPgPool(postgres.url());
       await migratePg(pool);
       await pool.query(
-        'TRUNCATE papers, papers_to_tag, day_counts, paper_tags, topic_state, harvest_checkpoints, ingest_log, search_postings CASCADE',
+        'TRUNCATE papers, papers_to_tag, day_counts, paper_tags, topic_state, harvest_checkpoints, ingest_log CASCADE',
       );
       const pg = pgIngestStoresOver(pool);
       return {

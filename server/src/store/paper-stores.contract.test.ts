@@ -41,7 +41,7 @@ const ENGINES: Engine[] = [
       const pool = await openPgPool(postgres.url());
       await migratePg(pool);
       await pool.query(
-        'TRUNCATE papers, papers_to_tag, paper_topics, day_counts, topic_day_counts, search_postings CASCADE',
+        'TRUNCATE papers, papers_to_tag, paper_topics, day_counts, topic_day_counts CASCADE',
       );
       return { papers: new PgPaperStore(pool, { now }), close: () => pool.end() };
     },

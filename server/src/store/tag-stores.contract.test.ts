@@ -49,7 +49,7 @@ const ENGINES: { name: string; skip: string | null; open(): Promise<Stores> }[] 
       const pool: PgPool = await openPgPool(postgres.url());
       await migratePg(pool);
       await pool.query(
-        'TRUNCATE papers, papers_to_tag, paper_topics, topic_closure, topic_state, day_counts, topic_day_counts, search_postings CASCADE',
+        'TRUNCATE papers, papers_to_tag, paper_topics, topic_closure, topic_state, day_counts, topic_day_counts CASCADE',
       );
       return {
         papers: new PgPaperStore(pool),

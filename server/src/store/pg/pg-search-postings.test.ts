@@ -183,4 +183,22 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
     // The cases found papers: the comparison was not of empty pages.
     expect(compared).toBeGreaterThan(100);
   });
+
+  // Last: it empties the store the other cases read.
+  it('is emptied, word counts and totals with it, when the papers are truncated, so a paper can come again', async () => {
+    const counts = async () =>
+      (
+        await pool.query<{ postings: number; words: number; papers: number }>(
+          `SELECT (SELECT count(*)::integer FROM search_postings) AS postings,
+                  (SELECT count(*)::integer FROM search_words) AS words,
+                  (SELECT papers::integer FROM search_totals) AS papers`,
+        )
+      ).rows[0];
+    expect((await counts())?.postings).toBeGreaterThan(0);
+    await pool.query('TRUNCATE papers CASCADE');
+    expect(await counts()).toEqual({ postings: 0, words: 0, papers: 0 });
+    await store.upsertBatch([paper(1)], { countsAsListing: true });
+    expect((await postingsOf(id(1))).length).toBeGreaterThan(0);
+    expect((await counts())?.papers).toBe(1);
+  });
 });
