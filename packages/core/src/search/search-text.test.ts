@@ -119,16 +119,7 @@ describe('columnTerms', () => {
     // A CJK letter at the end (no ASCII form) sends the text through the general path; alone it is one
     // letter, which is never a term, so both must give the same terms.
     const alphabet = "abcxyzEQ019 -'.,;:()/$\\{}_^~\t\n";
-    let seed = 20_261_206;
-    // xorshift32: integer steps that stay exact in a double.
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
-    for (let i = 0; i < 3000; i++) {
-      const text = Array.from({ length: 1 + next(40) }, () => alphabet[next(alphabet.length)]).join('');
+    for (const text of randomTexts(alphabet, 20_261_206, 3000)) {
       expect(columnTerms(text), JSON.stringify(text)).toEqual(columnTerms(`${text} \u4e00`));
       expect(phraseTerms(text), JSON.stringify(text)).toEqual(phraseTerms(`${text} \u4e00`));
     }
@@ -173,15 +164,7 @@ describe('columnTermsAndLength', () => {
 
   it('agrees with columnTerms and tokenizeField on any text, ASCII or not', () => {
     const alphabet = "abcxyzEQ019 -'.,;:()/$\\{}_^~\t\néü–’\u4e00";
-    let seed = 20_261_207;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
-    for (let i = 0; i < 3000; i++) {
-      const text = Array.from({ length: 1 + next(40) }, () => alphabet[next(alphabet.length)]).join('');
+    for (const text of randomTexts(alphabet, 20_261_207, 3000)) {
       for (const field of ['title', 'authors']) {
         const names = field === 'authors' ? text.replaceAll(';', ', ') : text;
         expect(columnTermsAndLength(names, field), JSON.stringify(names)).toEqual({
@@ -192,3 +175,17 @@ describe('columnTermsAndLength', () => {
     }
   });
 });
+
+/** `count` texts of 1-40 characters drawn from `alphabet`, the same for a seed (xorshift32: integer steps that stay exact in a double). */
+function randomTexts(alphabet: string, seed: number, count: number): string[] {
+  let state = seed;
+  const next = (n: number): number => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
+  };
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 1 + next(40) }, () => alphabet[next(alphabet.length)]).join(''),
+  );
+}
