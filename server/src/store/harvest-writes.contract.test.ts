@@ -59,9 +59,7 @@ const ENGINES: { name: string; skip: string | null; open(): Promise<Opened> }[] 
     open: async () => {
       const pool: PgPool = await openPgPool(postgres.url());
       await migratePg(pool);
-      await pool.query(
-        'TRUNCATE papers, papers_to_tag, day_counts, harvest_checkpoints, ingest_log CASCADE',
-      );
+      await pool.query('TRUNCATE papers, papers_to_tag, day_counts, harvest_checkpoints, ingest_log CASCADE');
       const papers = new PgPaperStore(pool);
       const state = new PgHarvestState(pool);
       return {

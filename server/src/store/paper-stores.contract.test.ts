@@ -40,9 +40,7 @@ const ENGINES: Engine[] = [
     open: async (now) => {
       const pool = await openPgPool(postgres.url());
       await migratePg(pool);
-      await pool.query(
-        'TRUNCATE papers, papers_to_tag, paper_topics, day_counts, topic_day_counts CASCADE',
-      );
+      await pool.query('TRUNCATE papers, papers_to_tag, paper_topics, day_counts, topic_day_counts CASCADE');
       return { papers: new PgPaperStore(pool, { now }), close: () => pool.end() };
     },
   },
