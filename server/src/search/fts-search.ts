@@ -253,10 +253,16 @@ export class FtsSearch implements SearchApi {
     page: SearchPage,
     parts: QueryParts,
   ): Promise<Found> {
-    const whole = fewMatchesIn(await this.#index.indexedPapers(), RERANK_CANDIDATES);
+    // Only an AND query can be answered from its few matches: an OR query does not ask for the count.
     const few =
       mode === 'AND'
-        ? await fewMatches(this.#index, parts, filters, whole, (row) => this.#paperTerms.of(row))
+        ? await fewMatches(
+            this.#index,
+            parts,
+            filters,
+            fewMatchesIn(await this.#index.indexedPapers(), RERANK_CANDIDATES),
+            (row) => this.#paperTerms.of(row),
+          )
         : null;
     return this.#rerank(few ?? (await this.#window(mode, fallback, filters, page, parts)), page, parts);
   }
