@@ -3,7 +3,6 @@ import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter
 import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
-import { RANKED_TITLED, type TitledRow } from './search-titled-window.ts';
 
 /**
  * Reads the on-disk search index (see search-index-schema.ts). Queries take an FTS5 expression built by
@@ -196,11 +195,6 @@ const COUNTS_KEPT = 256;
 
 type WindowRow = RankedRow & { matched?: number; lowest: number };
 
-/** No title candidates: every match was ranked (when they were asked for). */
-function none(titles: number): { titled?: RankedRow[] } {
-  return titles > 0 ? { titled: [] } : {};
-}
-
 /**
  * How many match when the newest `window` of them (by doc, from the newest) reached back to doc `lowest`
  * of `docs`: the window over the share of the index it read, rounded to two significant digits (a
@@ -301,9 +295,10 @@ export class SearchIndex {
 
   /**
    * A page of the papers matching `match` and the filters, best first by bm25 with `weights`, and how
-   * many match (exactly, also when more than `window` do). With `titles`, when more match than the window
-   * holds, also the window's best `titles` by their titles alone, ranked as the page is (see
-   * search-titled-window.ts), read in the same statement.
+   * many match (exactly, also when more than `window` do). `titles` is not answered (no `titled`): the
+   * window's best by their titles alone cost a second bm25 and a paper id looked up for every row of the
+   * window (at 10x 'recommendation': 17-27 ms against 6-10 ms for the page alone), and the search reads
+   * the best title matches apart whenever more match than the window (they reach further back).
    */
   ranked(
     match: string,
@@ -312,7 +307,6 @@ export class SearchIndex {
     page: { limit: number; offset: number; window: number; subset?: string; titles?: number },
   ): RankedPage {
     const window = Math.max(page.window, page.offset + page.limit);
-    const titles = page.titles ?? 0;
     // The text's matches, counted no further than the exact total goes: a pass over at most that many.
     const matches = this.#matchesUpToExact(match, page.subset);
     const estimated = matches > this.#exactUpTo;
@@ -321,47 +315,35 @@ export class SearchIndex {
     const plan = this.#topicPlan(filters, window, () => this.hitsUpTo(countable, PLAN_COUNT_UP_TO));
     const inCategories = this.#categorySet(filters, window, (cap) => this.hitsUpTo(countable, cap));
     const { sql, params } = this.#filtered(filters, false, plan, inCategories);
-    const args = { ...params, ...weights, match, window, limit: page.limit, offset: page.offset, titles };
+    const args = { ...params, ...weights, match, window, limit: page.limit, offset: page.offset };
     if (sql !== '') {
-      const { rows, titled, first } = this.#window(sql, args);
+      const { rows, first } = this.#window(sql, args);
       // Fewer than the window passed: the window function counted them all.
       if (first?.matched !== undefined && first.matched < window)
-        return { rows, total: first.matched, estimated: false, ...none(titles) };
+        return { rows, total: first.matched, estimated: false };
       if (!estimated || first === undefined)
-        return { rows, total: this.#count(match, filters, plan, inCategories), estimated: false, ...titled };
+        return { rows, total: this.#count(match, filters, plan, inCategories), estimated: false };
       const total = estimatedTotal(window, first.lowest, this.indexedPapers(), window);
-      return { rows, total, estimated, ...titled };
+      return { rows, total, estimated };
     }
     if (matches === 0 || (!estimated && page.offset >= matches))
-      return { rows: [], total: matches, estimated: false, ...none(titles) };
+      return { rows: [], total: matches, estimated: false };
     if (!estimated && matches <= window) {
       const rows = this.#rankedAll.all({ match, rank: rankFunction(weights), ...page });
-      return { rows, total: matches, estimated: false, ...none(titles) };
+      return { rows, total: matches, estimated: false };
     }
-    const { rows, titled, first } = this.#window('', args);
-    if (!estimated) return { rows, total: matches, estimated: false, ...titled };
+    const { rows, first } = this.#window('', args);
+    if (!estimated) return { rows, total: matches, estimated: false };
     const total = estimatedTotal(window, first?.lowest ?? 0, this.indexedPapers(), this.#exactUpTo + 1);
-    return { rows, total, estimated, ...titled };
+    return { rows, total, estimated };
   }
 
-  /**
-   * The ranked window under `filters` (SQL): the page's rows, with `args.titles` also the titles' best,
-   * and the first row's window figures.
-   */
-  #window(filters: string, args: Record<string, unknown> & { titles: number }) {
-    if (args.titles > 0) {
-      const found = this.#statement(RANKED_TITLED, filters).all(args) as TitledRow[];
-      const rowOf = ({ paperId, score }: TitledRow) => ({ paperId, score });
-      return {
-        rows: found.filter((r) => r.inPage === 1).map(rowOf),
-        titled: { titled: found.filter((r) => r.titled === 1).map(rowOf) },
-        first: found[0],
-      };
-    }
+  /** The ranked window under `filters` (SQL): the page's rows and the first row's window figures. */
+  #window(filters: string, args: Record<string, unknown>) {
     const found = (
       filters === '' ? this.#rankedRecent.all(args) : this.#statement(RANKED_FILTERED, filters).all(args)
     ) as WindowRow[];
-    return { rows: found.map(({ paperId, score }) => ({ paperId, score })), titled: {}, first: found[0] };
+    return { rows: found.map(({ paperId, score }) => ({ paperId, score })), first: found[0] };
   }
 
   /**
