@@ -3,6 +3,7 @@ import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter
 import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
+import { lookUpTerms, type TermDocs } from './search-vocabulary.ts';
 
 /**
  * Reads the on-disk search index (see search-index-schema.ts). Queries take an FTS5 expression built by
@@ -71,10 +72,7 @@ export interface PaperTextRow {
   listing_date: string | null;
 }
 
-export interface TermDocs {
-  term: string;
-  docs: number;
-}
+export type { TermDocs } from './search-vocabulary.ts';
 
 export interface ColumnDocs extends TermDocs {
   field: (typeof SEARCH_COLUMNS)[number];
@@ -485,9 +483,16 @@ export class SearchIndex {
     return count;
   }
 
-  /** Papers holding each of `terms` that is indexed at all (terms indexed nowhere are left out). */
+  /**
+   * Papers holding each of `terms` that is indexed at all (terms indexed nowhere are left out); a long
+   * list's shared prefix read as one range (see search-vocabulary.ts).
+   */
   vocabulary(terms: readonly string[]): TermDocs[] {
-    return terms.length === 0 ? [] : this.#vocabulary.all(JSON.stringify(terms));
+    if (terms.length === 0) return [];
+    return lookUpTerms(terms, {
+      terms: (some) => this.#vocabulary.all(JSON.stringify(some)),
+      range: (from, to, limit) => this.#vocabularyRange.all(from, to, limit),
+    });
   }
 
   /** Indexed terms from `from` (included) to `to` (excluded), in order, at most `limit`. */
