@@ -132,11 +132,30 @@ SELECT d.paper_id AS paperId, -m.bm25 AS score, m.lowest FROM (
   ) ORDER BY bm25 LIMIT @limit OFFSET @offset
 ) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.bm25, d.paper_id`;
 
+// The same without the oldest doc, for a total counted exactly or not wanted: `min(doc) OVER ()` holds the
+// whole window in a temporary table before ranking it (at 10x 'optimization' 6.0 ms with it, 3.9 without).
+const RANKED_RECENT_UNCOUNTED = `
+SELECT d.paper_id AS paperId, -m.bm25 AS score FROM (
+  SELECT doc, bm25 FROM (
+    SELECT rowid AS doc, bm25(paper_search, @title, @authors, @abstract) AS bm25 FROM paper_search
+    WHERE paper_search MATCH @match ORDER BY rowid DESC LIMIT @window)
+  ORDER BY bm25 LIMIT @limit OFFSET @offset
+) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.bm25, d.paper_id`;
+
 // With filters, whose probes cost more than ranking: one pass that ranks the `window` most recently
 // indexed matches passing them and counts those it read.
 const RANKED_FILTERED = (filters: string) => `
 SELECT paper_id AS paperId, -bm25 AS score, count(*) OVER () AS matched, min(doc) OVER () AS lowest FROM (
   SELECT d.paper_id, d.doc, bm25(paper_search, @title, @authors, @abstract) AS bm25
+  FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
+  WHERE paper_search MATCH @match${filters}
+  ORDER BY paper_search.rowid DESC LIMIT @window
+) ORDER BY bm25, paper_id LIMIT @limit OFFSET @offset`;
+
+// The same uncounted, for candidates whose total nobody reads (see RANKED_RECENT_UNCOUNTED).
+const RANKED_FILTERED_UNCOUNTED = (filters: string) => `
+SELECT paper_id AS paperId, -bm25 AS score FROM (
+  SELECT d.paper_id, bm25(paper_search, @title, @authors, @abstract) AS bm25
   FROM paper_search JOIN search_docs d ON d.doc = paper_search.rowid
   WHERE paper_search MATCH @match${filters}
   ORDER BY paper_search.rowid DESC LIMIT @window
@@ -262,6 +281,7 @@ export class SearchIndex {
   readonly #countInTopics: Statement<[string], number>;
   readonly #rankedAll: Statement<[Record<string, unknown>], RankedRow>;
   readonly #rankedRecent: Statement<[Record<string, unknown>], RankedRow>;
+  readonly #rankedRecentUncounted: Statement<[Record<string, unknown>], RankedRow>;
   readonly #exactUpTo: number;
   readonly #docSets: DocSets;
   readonly #categories: SearchCategoryFilter;
@@ -288,6 +308,7 @@ export class SearchIndex {
     this.#countInTopics = db.prepare<[string], number>(COUNT_IN_TOPICS).pluck();
     this.#rankedAll = db.prepare(RANKED_ALL);
     this.#rankedRecent = db.prepare(RANKED_RECENT);
+    this.#rankedRecentUncounted = db.prepare(RANKED_RECENT_UNCOUNTED);
     this.#dataVersion = db.prepare<[], string>(DATA_VERSION).pluck();
   }
 
@@ -330,8 +351,8 @@ export class SearchIndex {
       const rows = this.#rankedAll.all({ match, rank: rankFunction(weights), ...page });
       return { rows, total: matches, estimated: false };
     }
+    if (!estimated) return { rows: this.#rankedRecentUncounted.all(args), total: matches, estimated: false };
     const { rows, first } = this.#window('', args);
-    if (!estimated) return { rows, total: matches, estimated: false };
     const total = estimatedTotal(window, first?.lowest ?? 0, this.indexedPapers(), this.#exactUpTo + 1);
     return { rows, total, estimated };
   }
@@ -365,18 +386,15 @@ export class SearchIndex {
       names !== null && this.#docSets.has('categories', names) ? names : null,
     );
     if (sql === '')
-      return this.#rankedRecent
-        .all({ match, ...weights, limit: page.limit, offset: 0, window })
-        .map(({ paperId, score }) => ({ paperId, score }));
-    const rows = this.#statement(RANKED_FILTERED, sql).all({
+      return this.#rankedRecentUncounted.all({ match, ...weights, limit: page.limit, offset: 0, window });
+    return this.#statement(RANKED_FILTERED_UNCOUNTED, sql).all({
       ...params,
       ...weights,
       match,
       window,
       limit: page.limit,
       offset: 0,
-    }) as (RankedRow & { matched: number })[];
-    return rows.map(({ paperId, score }) => ({ paperId, score }));
+    }) as RankedRow[];
   }
 
   /**
