@@ -58,7 +58,8 @@ export interface RankedPage {
   estimated: boolean;
   /**
    * When asked for (`titles`): the best matches by their titles alone among those ranked, none when
-   * every match was ranked. Absent when the engine does not read them with the page.
+   * every match was ranked. Absent when the engine does not read them with the page, as neither SQLite
+   * (see SearchIndex.ranked) nor PostgreSQL does now: the search reads the best title matches apart.
    */
   titled?: RankedRow[];
 }
