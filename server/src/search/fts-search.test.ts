@@ -170,3 +170,51 @@ describe('FtsSearch: more matches than the ranked window', () => {
     expect(found.results.map((r) => r.id)).toContain('2601.00001');
   });
 });
+
+describe('FtsSearch: a filtered total estimated at exactly the ranked window', () => {
+  let bigDir: string;
+  let big: Store;
+
+  beforeAll(() => {
+    bigDir = mkdtempSync(join(tmpdir(), 'quire-fts-window-edge-'));
+    big = openStore(join(bigDir, 'quire.db'));
+    const paper = (id: string, title: string, abstract: string, category: string, listingDate: string) =>
+      normalisePaper({ id, title, abstract, authors: ['Grace Hopper'], categories: [category], listingDate });
+    const mention = (i: number, category: string) =>
+      paper(
+        `2605.${String(10000 + i)}`,
+        `Plain study ${i}`,
+        'A method that compares a quasar and a lattice, among many other things it touches.',
+        category,
+        '2026-05-04',
+      );
+    // Enough matches that the total is estimated, and just over the window's count of them in cs.CV,
+    // which the estimate rounds to the window itself; the paper named by the words is older than all.
+    big.papers.upsertBatch(
+      [
+        paper(
+          '2601.00001',
+          'Quasar lattices',
+          'A structure of another kind entirely.',
+          'cs.CV',
+          '2026-01-05',
+        ),
+      ],
+      { countsAsListing: true },
+    );
+    const cv = Array.from({ length: RANK_WINDOW + 40 }, (_, i) => mention(i, 'cs.CV'));
+    const lg = Array.from({ length: 3 * RANK_WINDOW + 60 }, (_, i) => mention(cv.length + i, 'cs.LG'));
+    big.papers.upsertBatch([...cv, ...lg], { countsAsListing: true });
+  });
+  afterAll(() => {
+    big.close();
+    rmSync(bigDir, { recursive: true, force: true });
+  });
+
+  it('still finds the older paper whose title holds the words', async () => {
+    const bigSearch = new FtsSearch(sqliteSearchReader(big.db), defaultTaxonomy());
+    const found = await bigSearch.search('quasar lattice cat:cs.CV', { limit: 20, offset: 0 });
+    expect(found.total).toBe(RANK_WINDOW);
+    expect(found.results.map((r) => r.id)).toContain('2601.00001');
+  });
+});

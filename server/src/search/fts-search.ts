@@ -315,11 +315,11 @@ export class FtsSearch implements SearchApi {
           }),
     ]);
     const head = rows.slice(0, RERANK_CANDIDATES);
-    // More matches than the window ranks: the best title matches are read apart, over the newest title
-    // matches, which reach much further back than the window's newest matches of any field (an older
-    // paper named by the words must stay findable). Within the window, what came with the page serves.
+    // As many matches as the window ranks, or more: the best title matches are read apart, over the newest
+    // title matches, which reach much further back than the window's newest matches of any field (an older
+    // paper named by the words must stay findable). An estimated total can round to the window exactly.
     const named =
-      total > RANK_WINDOW && titled !== null
+      total >= RANK_WINDOW && titled !== null
         ? await this.#index.best(titled, filters, FIELD_BOOSTS, {
             limit: TITLE_CANDIDATES,
             window: RANK_WINDOW,

@@ -114,14 +114,15 @@ const TOPIC_CLOSURE_FROM = ` AND listing_date >= @from`;
 const TOPIC_CLOSURE_TO = ` AND listing_date <= @to`;
 
 // Without filters, more matches than counted exactly: the `window` most recently indexed ones ranked, and
-// the oldest doc among them (how far back the window reached, for an estimated total).
+// the oldest doc among them (how far back the window reached, for an estimated total). Equal scores go
+// newest first inside the limit, so a page of 60 and one of 80 agree on their first 60.
 const RANKED_RECENT = `
 SELECT d.paper_id AS paperId, -m.bm25 AS score, m.lowest FROM (
   SELECT doc, bm25, lowest FROM (
     SELECT doc, bm25, min(doc) OVER () AS lowest FROM (
       SELECT rowid AS doc, bm25(paper_search, @title, @authors, @abstract) AS bm25 FROM paper_search
       WHERE paper_search MATCH @match ORDER BY rowid DESC LIMIT @window)
-  ) ORDER BY bm25 LIMIT @limit OFFSET @offset
+  ) ORDER BY bm25, doc DESC LIMIT @limit OFFSET @offset
 ) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.bm25, d.paper_id`;
 
 // The same without the oldest doc (every match when no more match than the window), for a total counted
@@ -132,7 +133,7 @@ SELECT d.paper_id AS paperId, -m.bm25 AS score FROM (
   SELECT doc, bm25 FROM (
     SELECT rowid AS doc, bm25(paper_search, @title, @authors, @abstract) AS bm25 FROM paper_search
     WHERE paper_search MATCH @match ORDER BY rowid DESC LIMIT @window)
-  ORDER BY bm25 LIMIT @limit OFFSET @offset
+  ORDER BY bm25, doc DESC LIMIT @limit OFFSET @offset
 ) m JOIN search_docs d ON d.doc = m.doc ORDER BY m.bm25, d.paper_id`;
 
 // With filters, whose probes cost more than ranking: one pass that ranks the `window` most recently
@@ -181,7 +182,7 @@ const COLUMN_VOCABULARY = `SELECT term, col AS field, doc AS docs FROM paper_sea
 // kept for its bm25). One row, so the figures cost one read.
 const TOTALS = `SELECT block FROM paper_search_data WHERE id = 1`;
 const VOCABULARY_RANGE = `SELECT term, doc AS docs FROM paper_search_vocab
-  WHERE term >= ? AND term < ? LIMIT ?`;
+  WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`;
 // Rowids are never reused downwards, so the largest is the number of papers ever indexed: a bound on
 // the papers now indexed that costs one index seek.
 const INDEXED_PAPERS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;

@@ -76,6 +76,37 @@ describe('the vocabulary read for a word’s spellings', () => {
     expect(index.vocabulary(spellings)).toEqual([{ term: 'lantzzzzzy', docs: 2 }]);
   });
 
+  it('finds a spelling that is exactly the first or the second term past a full range', () => {
+    // RANGE_TERMS - 1 + k fillers sort before the spelling, so it is the range's last term read (k = 1),
+    // the one read only to know the range is full (k = 2), or the first after it (k = 3).
+    for (const k of [1, 2, 3]) {
+      const at = mkdtempSync(join(tmpdir(), 'quire-search-vocabulary-'));
+      const own = openStore(join(at, 'quire.db'));
+      const filler = Array.from(
+        { length: RANGE_TERMS - 2 + k },
+        (_, i) => `lanta${String(i).padStart(4, '0')}`,
+      );
+      own.papers.upsertBatch([paper('2604.00001', filler.join(' ')), paper('2604.00002', 'lantzzzzzy')], {
+        countsAsListing: true,
+      });
+      const found = new SearchIndex(own.db).vocabulary(oneEditAway('lantzzzzzz'));
+      own.close();
+      rmSync(at, { recursive: true, force: true });
+      expect(found, `spelling after ${filler.length} fillers`).toEqual([{ term: 'lantzzzzzy', docs: 1 }]);
+    }
+  });
+
+  it('finds the spellings of a word of characters beyond the Basic Multilingual Plane', () => {
+    // Two CJK Extension B letters: a shared prefix cut in UTF-16 units ends inside the third one's pair.
+    const word = '\u{2000B}\u{2000C}\u{2000D}abcd';
+    const misspelt = '\u{2000B}\u{2000C}\u{2000D}abcz';
+    expect(sharedPrefix(oneEditAway(misspelt))).toMatch(/[\uD800-\uDBFF]$/);
+    store.papers.upsertBatch([paper('2604.00001', word), paper('2604.00002', word)], {
+      countsAsListing: true,
+    });
+    expect(index.vocabulary(oneEditAway(misspelt))).toEqual([{ term: word, docs: 2 }]);
+  });
+
   it('looks a short list up term by term', () => {
     store.papers.upsertBatch([paper('2604.00001', 'segmentation')], { countsAsListing: true });
     expect(index.vocabulary(['segmentation', 'segmenter', 'unknown'])).toEqual([

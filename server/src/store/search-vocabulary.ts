@@ -31,6 +31,8 @@ export const RANGE_SHARE = 0.6;
  */
 export const RANGE_TERMS = 200;
 
+const ASCII = /^[ -~]+$/;
+
 /** How the vocabulary is read: asked terms one by one, or indexed terms in [from, to) up to `limit`. */
 export interface VocabularyReads {
   terms(terms: readonly string[]): TermDocs[];
@@ -40,7 +42,10 @@ export interface VocabularyReads {
 /** Papers holding each of `terms` that is indexed (the others left out), reading shared prefixes as ranges. */
 export function lookUpTerms(terms: readonly string[], read: VocabularyReads): TermDocs[] {
   const prefix = terms.length < RANGE_FROM ? null : sharedPrefix(terms);
-  if (prefix === null) return read.terms(terms);
+  // Only a printable-ASCII prefix is read as a range: a prefix cut in UTF-16 units can split a surrogate pair
+  // (SQLite then reads an empty range), and JavaScript's string order differs from SQLite's byte order
+  // beyond the Basic Multilingual Plane, so `t > through` below would misjudge what the range covered.
+  if (prefix === null || !ASCII.test(prefix)) return read.terms(terms);
   const asked = new Set(terms);
   const inRange = read.range(prefix, prefixEnd(prefix), RANGE_TERMS + 1);
   const covered = inRange.slice(0, RANGE_TERMS);
