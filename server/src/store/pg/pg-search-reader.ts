@@ -42,6 +42,7 @@ import {
   type SearchVector,
 } from './pg-search-queries.ts';
 import {
+  POSTINGS_ANY_WITHOUT,
   POSTINGS_HITS,
   POSTINGS_WINDOW,
   postingClauses,
@@ -83,8 +84,10 @@ export class PgSearchReader implements SearchReader {
     const window = Math.max(page.window, page.offset + page.limit);
     const found = await this.#window(match, filters, weights, window, page.limit, page.offset);
     const rows = found.map(({ paperId, score }) => ({ paperId, score }));
-    const matched = found[0]?.matched;
-    if (matched !== undefined && matched < window) return { rows, total: matched, estimated: false };
+    const [top] = found;
+    if (top !== undefined && top.matched < window) return { rows, total: top.matched, estimated: false };
+    // Counted with the window when it read every match (RANKED_WINDOW's total).
+    if (top?.total !== undefined) return { rows, total: top.total, estimated: false };
     // The window was full (or the page lay past it): every match counted.
     return { rows, total: await this.countMatches(match, filters), estimated: false };
   }
@@ -107,7 +110,7 @@ export class PgSearchReader implements SearchReader {
     window: number,
     limit: number,
     offset: number,
-  ): Promise<(RankedRow & { matched: number })[]> {
+  ): Promise<WindowRow[]> {
     const leaves = rankedLeaves(match);
     // Nothing ranks only where every part asks a column its own column filter rules out: that matches no
     // paper, and its statement would leave the ranking's parameters untyped (PostgreSQL refuses it).
@@ -134,7 +137,7 @@ export class PgSearchReader implements SearchReader {
       filterText === '' && vector === 'doc' ? await this.#windowFrom(window, expected, papers) : null;
     if (from !== null) {
       // Exact when the window filled above the bound: the newest `window` matches all lie there.
-      const bounded = await this.#inTransaction<RankedRow & { matched: number }>(
+      const bounded = await this.#inTransaction<WindowRow>(
         BOUNDED_THROUGH_INDEXES,
         RANKED_WINDOW(filterText, leaves.length, vector, `$${params.length + 1}`),
         [...params, from],
@@ -142,7 +145,7 @@ export class PgSearchReader implements SearchReader {
       if (bounded[0]?.matched === window) return bounded;
     }
     const sql = RANKED_WINDOW(filterText, leaves.length, vector);
-    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+    return this.#throughIndex<WindowRow>(sql, params);
   }
 
   /** The window read from the postings (pg-search-postings-window.ts), for a match made of words. */
@@ -296,6 +299,11 @@ export class PgSearchReader implements SearchReader {
       ]);
       if ((rows[0]?.n ?? 0) >= cap) return cap;
     }
+    const absent = this.#postings && cap === 1 ? anyWordWithout(match) : null;
+    if (absent !== null) {
+      const [found] = await this.#throughIndex<{ n: number }>(POSTINGS_ANY_WITHOUT, [absent.any, absent.not]);
+      return found?.n ?? 0;
+    }
     const clauses = this.#postings ? postingClauses(match) : null;
     if (clauses !== null) {
       const params: unknown[] = [rankWeights({ title: 1, authors: 1, abstract: 1 }), cap];
@@ -400,6 +408,9 @@ function clauseParams(
   };
 }
 
+/** A window's row: how many the window held, and how many match in all when the statement counted them. */
+type WindowRow = RankedRow & { matched: number; total?: number };
+
 /** A window is bounded by id (see #windowFrom) when a match is expected in this many windows' worth… */
 const BOUND_FROM_WINDOWS = 4;
 /** …from where twice the window is expected to match, so that it fills more often than not. */
@@ -413,6 +424,14 @@ const ID_SAMPLE_KEPT_MS = 10 * 60_000;
  * RANKED_WINDOW): every paper of a window this small, as the tests' listing's matches are.
  */
 export const WHOLE_VECTORS_RANKED = 500;
+
+/** The words of a match of any of them but not one word, all in any column (else null). */
+function anyWordWithout(match: Match): { any: string[]; not: string } | null {
+  if (match.kind !== 'without' || match.not.kind !== 'word' || match.not.prefix) return null;
+  const of = match.of.kind === 'any' ? match.of.of : [match.of];
+  const any = of.flatMap((m) => (m.kind === 'word' && !m.prefix ? [m.term] : []));
+  return any.length === of.length ? { any, not: match.not.term } : null;
+}
 
 const filtered = (filters: IndexFilters): boolean =>
   filters.from !== null || filters.to !== null || filters.topics !== null || filters.categories !== null;
