@@ -187,6 +187,16 @@ SELECT w.paper_id AS "paperId", w.score::float8 AS score, count(*) OVER ()::inte
 FROM w ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
 }
 
+/**
+ * How many papers `clauses` match, all of them (`$1` ts_rank's weights, which nothing reads here): the
+ * postings are read through the key alone, where the vectors' GIN matches were each checked on their
+ * table page (a corrected typo's 20,000 matches at 10x, 100 ms under load).
+ */
+export function POSTINGS_COUNT(clauses: readonly PostingAtom[][], params: ClauseParams): string {
+  const { from } = clausesMet(clauses, 'doc', params);
+  return `SELECT count(*)::integer AS n FROM ${from}`;
+}
+
 /** How many papers `clauses` match, up to `$2` (`$1` ts_rank's weights, which nothing reads here). */
 export function POSTINGS_HITS(clauses: readonly PostingAtom[][], params: ClauseParams): string {
   // Counted up to `$2`: the newest `$2` papers of each word hold `$2` of the clause's when it has them.

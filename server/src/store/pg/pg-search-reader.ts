@@ -43,6 +43,7 @@ import {
 } from './pg-search-queries.ts';
 import {
   POSTINGS_ANY_WITHOUT,
+  POSTINGS_COUNT,
   POSTINGS_HITS,
   POSTINGS_WINDOW,
   postingClauses,
@@ -256,6 +257,14 @@ export class PgSearchReader implements SearchReader {
     if (match.kind === 'word' && !match.prefix && !filtered(filters)) {
       const [known] = await this.vocabulary([match.term]);
       return known?.docs ?? 0;
+    }
+    const clauses = this.#postings && !filtered(filters) ? postingClauses(match) : null;
+    if (clauses !== null) {
+      const params: unknown[] = [rankWeights({ title: 1, authors: 1, abstract: 1 })];
+      const idf = clauses.flat().map(() => 0);
+      const sql = POSTINGS_COUNT(clauses, clauseParams(clauses, idf, params));
+      const [counted] = await this.#throughIndex<{ n: number }>(sql, params);
+      return counted?.n ?? 0;
     }
     const params: unknown[] = [tsquery(match)];
     const sql = COUNT_MATCHES(filterSql(filters, params), vectorOf(match));
