@@ -162,6 +162,10 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       [anyOf([word('graph'), word('sparse'), word('kernel')]), NO_FILTERS],
       [inColumns(['title'], anyOf([word('graph'), word('lattice'), word('methods')])), NO_FILTERS],
       [anyOf([word('graph'), inColumns(['title'], word('sparse'))]), NO_FILTERS],
+      // A prefix alone: the words it stands for, each ranked with the prefix's idf.
+      [word('spec', true), NO_FILTERS],
+      [word('gra', true), cs],
+      [word('zzz', true), NO_FILTERS],
       // Any of some words but not another (a prefix's completions without the prefix as a word).
       [without(anyOf([word('sparse'), word('kernel')]), word('graph')), NO_FILTERS],
       [without(anyOf([word('graph'), word('lattice')]), word('graph')), NO_FILTERS],
