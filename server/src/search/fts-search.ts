@@ -168,13 +168,13 @@ export class FtsSearch implements SearchApi {
       }),
     );
     const parts: QueryParts = { ...base, groups };
-    const totals = this.#totals();
     const first = textMatch(parts, 'AND');
     if (first === null) return this.#unranked(query, null, filters, page, sort);
     // Authors narrow but do not rank: with no words or phrases, the newest first.
     if (groups.length === 0 && parts.phrases.length === 0) {
       return this.#unranked(query, first, filters, page, sort);
     }
+    const totals = this.#totals();
 
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
@@ -277,9 +277,9 @@ export class FtsSearch implements SearchApi {
   }
 
   /**
-   * The papers indexed and their mean terms per column, asked once per search as it starts: the
-   * few-matches check and the re-ranking both read them, and on a network engine each ask is a round
-   * trip on the query's path. Settled when unused (a query answered without ranking).
+   * The papers indexed and their mean terms per column, asked once per ranked search as it starts, beside
+   * its first reads: the few-matches check and the re-ranking both read them, and on a network engine each
+   * ask is a round trip on the query's path. Settled when unused (a search sorted newest first).
    */
   #totals(): IndexTotals {
     const totals = { papers: this.#index.indexedPapers(), average: this.#index.averageTerms() };
