@@ -20,7 +20,13 @@ import {
 } from '@quire/core';
 import { QuireError } from '../errors.ts';
 import { anyOf, without, word, type Match } from '../store/search-match.ts';
-import type { IndexFilters, PaperTextRow, RankedRow, SearchReader } from '../store/search-reader.ts';
+import type {
+  AverageTerms,
+  IndexFilters,
+  PaperTextRow,
+  RankedRow,
+  SearchReader,
+} from '../store/search-reader.ts';
 import {
   asWords,
   completionMatch,
@@ -168,6 +174,7 @@ export class FtsSearch implements SearchApi {
     if (groups.length === 0 && parts.phrases.length === 0) {
       return this.#unranked(query, first, filters, page, sort);
     }
+    const totals = this.#totals();
 
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
@@ -176,7 +183,7 @@ export class FtsSearch implements SearchApi {
     const pass = (mode: 'AND' | 'OR') =>
       sort === 'newest'
         ? this.#newest(mode, first, filters, page, parts)
-        : this.#ranked(mode, first, filters, page, parts);
+        : this.#ranked(mode, first, filters, page, parts, totals);
     let found = await pass('AND');
     const typed = groups.find((g) => g.prefix);
     if (found.total === 0 && fuzzy && typed && (await this.#correctIfRare(typed))) found = await pass('AND');
@@ -252,6 +259,7 @@ export class FtsSearch implements SearchApi {
     filters: IndexFilters,
     page: SearchPage,
     parts: QueryParts,
+    totals: IndexTotals,
   ): Promise<Found> {
     // Only an AND query can be answered from its few matches: an OR query does not ask for the count.
     const few =
@@ -260,11 +268,24 @@ export class FtsSearch implements SearchApi {
             this.#index,
             parts,
             filters,
-            fewMatchesIn(await this.#index.indexedPapers(), RERANK_CANDIDATES),
+            fewMatchesIn(await totals.papers, RERANK_CANDIDATES),
             (row) => this.#paperTerms.of(row),
           )
         : null;
-    return this.#rerank(few ?? (await this.#window(mode, fallback, filters, page, parts)), page, parts);
+    const picked = few ?? (await this.#window(mode, fallback, filters, page, parts));
+    return this.#rerank(picked, page, parts, totals);
+  }
+
+  /**
+   * The papers indexed and their mean terms per column, asked once per ranked search as it starts, beside
+   * its first reads: the few-matches check and the re-ranking both read them, and on a network engine each
+   * ask is a round trip on the query's path. Settled when unused (a search sorted newest first).
+   */
+  #totals(): IndexTotals {
+    const totals = { papers: this.#index.indexedPapers(), average: this.#index.averageTerms() };
+    totals.papers.catch(() => undefined);
+    totals.average.catch(() => undefined);
+    return totals;
   }
 
   /** The index's first ranking: its best RERANK_CANDIDATES, and the best matches in titles and joined forms. */
@@ -336,7 +357,7 @@ export class FtsSearch implements SearchApi {
   }
 
   /** The candidates re-ranked as minisearch scores them, then the page's rows and text. */
-  async #rerank(picked: Picked, page: SearchPage, parts: QueryParts): Promise<Found> {
+  async #rerank(picked: Picked, page: SearchPage, parts: QueryParts, totals: IndexTotals): Promise<Found> {
     const { head, rest, headText, total, estimated } = picked;
     const candidates = head.flatMap((r) => {
       const row = headText.get(r.paperId);
@@ -349,10 +370,7 @@ export class FtsSearch implements SearchApi {
       ...parts.phrases.flat().map((term) => ({ term, prefix: false, corrections: [] })),
     ];
     const counts = new Map<string, number>();
-    const [indexed, averageTerms] = await Promise.all([
-      this.#index.indexedPapers(),
-      this.#index.averageTerms(),
-    ]);
+    const [indexed, averageTerms] = await Promise.all([totals.papers, totals.average]);
     const papers = Math.max(1, indexed);
     const matched = matchedTermsOf(words, candidates);
     for (const c of await this.#termCounts.counts(matched, papers, (t) => this.#index.columnVocabulary(t))) {
@@ -488,6 +506,12 @@ export class FtsSearch implements SearchApi {
       }
     }
   }
+}
+
+/** What the index counts over all its papers, asked once per search (see FtsSearch's #totals). */
+interface IndexTotals {
+  papers: Promise<number>;
+  average: Promise<AverageTerms>;
 }
 
 /** A pass's page: rows in order, how many match, and the rows' text (and terms, when tokenized). */

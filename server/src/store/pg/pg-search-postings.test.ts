@@ -1,7 +1,7 @@
 import { normalisePaper } from '@quire/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexFilters } from '../search-index.ts';
-import { allOf, anyOf, inColumns, phrase, word, type Match } from '../search-match.ts';
+import { allOf, anyOf, inColumns, phrase, without, word, type Match } from '../search-match.ts';
 import { migratePg, PG_MIGRATIONS } from './pg-migrations.ts';
 import { PgPaperStore } from './pg-paper-store.ts';
 import { openPgPool, type PgPool } from './pg-pool.ts';
@@ -158,10 +158,21 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       [phrase(['lovelace']), NO_FILTERS],
       [allOf([word('spec', true), word('graph')]), NO_FILTERS],
       [inColumns(['title'], anyOf([word('ten', true), word('quorum')])), NO_FILTERS],
+      // Several words in every column or in titles, unfiltered: only each word's newest postings are read.
+      [anyOf([word('graph'), word('sparse'), word('kernel')]), NO_FILTERS],
+      [inColumns(['title'], anyOf([word('graph'), word('lattice'), word('methods')])), NO_FILTERS],
+      [anyOf([word('graph'), inColumns(['title'], word('sparse'))]), NO_FILTERS],
+      // A prefix alone: the words it stands for, each ranked with the prefix's idf.
+      [word('spec', true), NO_FILTERS],
+      [word('gra', true), cs],
+      [word('zzz', true), NO_FILTERS],
+      // Any of some words but not another (a prefix's completions without the prefix as a word).
+      [without(anyOf([word('sparse'), word('kernel')]), word('graph')), NO_FILTERS],
+      [without(anyOf([word('graph'), word('lattice')]), word('graph')), NO_FILTERS],
     ];
     let compared = 0;
     for (const [match, filters] of cases) {
-      for (const cap of [3, 1000]) {
+      for (const cap of [1, 3, 1000]) {
         expect(await fromPostings.hitsUpTo(match, cap), `${JSON.stringify(match)} up to ${cap}`).toBe(
           await fromVectors.hitsUpTo(match, cap),
         );

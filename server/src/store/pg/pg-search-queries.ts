@@ -38,13 +38,14 @@ const SCORE = (leaves: number, vector = 'm.doc') =>
 
 /**
  * The text's matches for the ranked window, without the papers row unless a filter reads it (every indexed
- * paper has one). A subquery the planner keeps apart (OFFSET 0), so the window's order by id cannot draw it
+ * paper has one), each with its row's address (`tid`), by which the few whose whole vectors are ranked
+ * are read again. A subquery the planner keeps apart (OFFSET 0), so the window's order by id cannot draw it
  * to walk the primary key backwards testing each paper's vector: with TEXT_THROUGH_INDEX its matches are
  * read through the GIN index, then sorted.
  */
 const TEXT_MATCHES = (filters: string, vector: SearchVector, from: string | null) => `
-  SELECT s.paper_id, s.doc, s.title_doc FROM (
-    SELECT paper_id, ${vector} AS doc, title_doc FROM paper_search
+  SELECT s.paper_id, s.title_doc, s.tid FROM (
+    SELECT paper_id, title_doc, ctid AS tid FROM paper_search
     WHERE ${vector} @@ $1::tsquery${from === null ? '' : ` AND paper_id >= ${from}`} OFFSET 0) s${
       filters === '' ? '' : `\n  JOIN papers d ON d.id = s.paper_id WHERE TRUE${filters}`
     }`;
@@ -52,12 +53,16 @@ const TEXT_MATCHES = (filters: string, vector: SearchVector, from: string | null
 /**
  * The `$2` most recently indexed matches (highest ids: arXiv numbers its papers in order) passing the
  * filters, ranked by `leaves` parts (SCORE); with how many that window held, so a short window's count is
- * the total. Ranked in two steps, because reading a paper's whole vector out of TOAST and ranking it is
+ * the total, and (`total`, unless the matches are read from the bound `from` on) how many match in all:
+ * every match is read and tested to find the newest anyway, where counting them apart tested each one's
+ * vector again (a phrase's GIN matches are only candidates: "task specific" read 15,000 vectors twice at
+ * 10x). Ranked in two steps, because reading a paper's whole vector out of TOAST and ranking it is
  * most of a search's cost (65 µs a paper at 10x under load: a window of 5,000 took 200-480 ms): first every
  * window paper by its title's vector alone, which its row holds (SEARCH_TITLE_VECTOR), then the best `$8`
- * of those (title matches first, then the newest) by their whole vectors. A window of at most `$8` papers
- * is ranked as before, every paper by its whole vector. Each vector read is copied out of its TOAST slice
- * once (`|| ''`) rather than by every ts_rank call: 20,000 papers ranked by 11 parts took 590 ms, then 310.
+ * of those (title matches first, then the newest) by their whole vectors, read again by address. A window
+ * of at most `$8` papers is ranked as before, every paper by its whole vector. Each vector read is copied
+ * out of its TOAST slice once (`|| ''`) rather than by every ts_rank call: 20,000 papers ranked by 11
+ * parts took 590 ms, then 310.
  */
 export const RANKED_WINDOW = (
   filters: string,
@@ -65,12 +70,20 @@ export const RANKED_WINDOW = (
   vector: SearchVector,
   from: string | null = null,
 ) => `
-WITH w AS MATERIALIZED (${TEXT_MATCHES(filters, vector, from)}
-  ORDER BY s.paper_id DESC LIMIT $2),
-t AS MATERIALIZED (SELECT w.paper_id, w.doc, count(*) OVER ()::integer AS matched FROM w
+WITH ${
+  from === null
+    ? `a AS MATERIALIZED (${TEXT_MATCHES(filters, vector, from)}),
+w AS MATERIALIZED (SELECT a.paper_id, a.title_doc, a.tid FROM a ORDER BY a.paper_id DESC LIMIT $2),`
+    : `w AS MATERIALIZED (${TEXT_MATCHES(filters, vector, from)}
+  ORDER BY s.paper_id DESC LIMIT $2),`
+}
+t AS MATERIALIZED (SELECT w.paper_id, w.tid, count(*) OVER ()::integer AS matched FROM w
   ORDER BY ${SCORE(leaves, 'w.title_doc')} DESC, w.paper_id DESC LIMIT $8),
-m AS MATERIALIZED (SELECT t.paper_id, t.doc || ''::tsvector AS doc, t.matched FROM t)
-SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score, m.matched
+m AS MATERIALIZED (SELECT t.paper_id, p.${vector} || ''::tsvector AS doc, t.matched
+  FROM t JOIN paper_search p ON p.ctid = t.tid)
+SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score, m.matched${
+  from === null ? ', (SELECT count(*) FROM a)::integer AS total' : ''
+}
 FROM m ORDER BY score DESC, m.paper_id LIMIT $3 OFFSET $4`;
 
 // Without the papers row unless a filter reads it: a bitmap scan then counts all-visible pages' matches

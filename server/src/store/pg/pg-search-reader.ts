@@ -42,6 +42,8 @@ import {
   type SearchVector,
 } from './pg-search-queries.ts';
 import {
+  POSTINGS_ANY_WITHOUT,
+  POSTINGS_COUNT,
   POSTINGS_HITS,
   POSTINGS_WINDOW,
   postingClauses,
@@ -83,8 +85,10 @@ export class PgSearchReader implements SearchReader {
     const window = Math.max(page.window, page.offset + page.limit);
     const found = await this.#window(match, filters, weights, window, page.limit, page.offset);
     const rows = found.map(({ paperId, score }) => ({ paperId, score }));
-    const matched = found[0]?.matched;
-    if (matched !== undefined && matched < window) return { rows, total: matched, estimated: false };
+    const [top] = found;
+    if (top !== undefined && top.matched < window) return { rows, total: top.matched, estimated: false };
+    // Counted with the window when it read every match (RANKED_WINDOW's total).
+    if (top?.total !== undefined) return { rows, total: top.total, estimated: false };
     // The window was full (or the page lay past it): every match counted.
     return { rows, total: await this.countMatches(match, filters), estimated: false };
   }
@@ -107,15 +111,18 @@ export class PgSearchReader implements SearchReader {
     window: number,
     limit: number,
     offset: number,
-  ): Promise<(RankedRow & { matched: number })[]> {
+  ): Promise<WindowRow[]> {
     const leaves = rankedLeaves(match);
     // Nothing ranks only where every part asks a column its own column filter rules out: that matches no
     // paper, and its statement would leave the ranking's parameters untyped (PostgreSQL refuses it).
     if (leaves.length === 0) return [];
+    const page = { window, limit, offset };
+    const forms = await this.#formsOfPrefix(match);
+    if (forms !== null) return this.#prefixWindow(forms, match, filters, weights, page);
     const { idf, expected, papers } = await this.#inverseFrequencies(leaves);
     const clauses = this.#postings ? postingClauses(match) : null;
     if (clauses !== null && clauses.flat().length === leaves.length) {
-      return this.#postingsWindow(clauses, idf, match, filters, weights, { window, limit, offset });
+      return this.#postingsWindow(clauses, idf, match, filters, weights, page);
     }
     const params: unknown[] = [
       tsquery(match),
@@ -134,7 +141,7 @@ export class PgSearchReader implements SearchReader {
       filterText === '' && vector === 'doc' ? await this.#windowFrom(window, expected, papers) : null;
     if (from !== null) {
       // Exact when the window filled above the bound: the newest `window` matches all lie there.
-      const bounded = await this.#inTransaction<RankedRow & { matched: number }>(
+      const bounded = await this.#inTransaction<WindowRow>(
         BOUNDED_THROUGH_INDEXES,
         RANKED_WINDOW(filterText, leaves.length, vector, `$${params.length + 1}`),
         [...params, from],
@@ -142,7 +149,47 @@ export class PgSearchReader implements SearchReader {
       if (bounded[0]?.matched === window) return bounded;
     }
     const sql = RANKED_WINDOW(filterText, leaves.length, vector);
-    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+    return this.#throughIndex<WindowRow>(sql, params);
+  }
+
+  /**
+   * A match of one prefix alone (a one-word query being typed), as the indexed words it stands for, when
+   * they are at most MAX_PREFIX_FORMS: null otherwise (or without the postings). Their postings then give
+   * its window: ts_rank scores a prefix as the sum of each matching word's own score (calc_rank_or walks
+   * every entry the prefix finds), so each form weighs in with the prefix's one idf, and the window is
+   * the vectors' (their GIN index matched the forms, then the best 500 were read whole out of TOAST: 100 ms
+   * for "counterfactual" at 10x under load).
+   */
+  async #formsOfPrefix(match: Match): Promise<TermDocs[] | null> {
+    if (!this.#postings || match.kind !== 'word' || !match.prefix) return null;
+    const forms = await this.vocabularyRange(match.term, prefixEnd(match.term), MAX_PREFIX_FORMS + 1);
+    return forms.length > MAX_PREFIX_FORMS ? null : forms;
+  }
+
+  async #prefixWindow(
+    forms: readonly TermDocs[],
+    match: Match,
+    filters: IndexFilters,
+    weights: ColumnWeights,
+    page: { window: number; limit: number; offset: number },
+  ): Promise<WindowRow[]> {
+    if (forms.length === 0) return [];
+    const papers = await this.indexedPapers();
+    // The papers holding any form, as #inverseFrequencies weighs a prefix (PAPERS_IN_RANGE).
+    const n = Math.min(
+      papers,
+      forms.reduce((sum, f) => sum + f.docs, 0),
+    );
+    const idf = Math.log(1 + (papers - n + 0.5) / (n + 0.5));
+    const clause = forms.map((f) => ({ term: f.term, weights: EVERY_COLUMN }));
+    return this.#postingsWindow(
+      [clause],
+      clause.map(() => idf),
+      match,
+      filters,
+      weights,
+      page,
+    );
   }
 
   /** The window read from the postings (pg-search-postings-window.ts), for a match made of words. */
@@ -218,17 +265,19 @@ export class PgSearchReader implements SearchReader {
     leaves: readonly RankedLeaf[],
   ): Promise<{ idf: number[]; expected: number; papers: number }> {
     const words = [...new Set(leaves.filter((l) => !l.prefix).flatMap((l) => l.terms))];
-    const [papers, known] = await Promise.all([this.indexedPapers(), this.vocabulary(words)]);
+    // All asked at once: a prefix's papers do not wait for the words' (one round trip, not two).
+    const [papers, known, starting] = await Promise.all([
+      this.indexedPapers(),
+      this.vocabulary(words),
+      Promise.all(
+        leaves.map((l) => (l.prefix ? this.#papersStartingWith(l.terms[0] ?? '') : Promise.resolve(0))),
+      ),
+    ]);
     const docs = new Map(known.map((t) => [t.term, t.docs]));
-    const held = await Promise.all(
-      leaves.map(async (leaf) => {
-        const [first = ''] = leaf.terms;
-        const n = leaf.prefix
-          ? await this.#papersStartingWith(first)
-          : Math.min(...leaf.terms.map((t) => docs.get(t) ?? 0));
-        return Math.min(n, papers);
-      }),
-    );
+    const held = leaves.map((leaf, i) => {
+      const n = leaf.prefix ? (starting[i] ?? 0) : Math.min(...leaf.terms.map((t) => docs.get(t) ?? 0));
+      return Math.min(n, papers);
+    });
     const share = (n: number) => Math.min(n, papers) / Math.max(1, papers);
     const shares = leaves.map((leaf, i) =>
       leaf.prefix || leaf.terms.length < 2
@@ -253,6 +302,21 @@ export class PgSearchReader implements SearchReader {
     if (match.kind === 'word' && !match.prefix && !filtered(filters)) {
       const [known] = await this.vocabulary([match.term]);
       return known?.docs ?? 0;
+    }
+    const forms = filtered(filters) ? null : await this.#formsOfPrefix(match);
+    const clauses =
+      forms !== null
+        ? [forms.map((f) => ({ term: f.term, weights: EVERY_COLUMN }))]
+        : this.#postings && !filtered(filters)
+          ? postingClauses(match)
+          : null;
+    if (forms?.length === 0) return 0;
+    if (clauses !== null) {
+      const params: unknown[] = [rankWeights({ title: 1, authors: 1, abstract: 1 })];
+      const idf = clauses.flat().map(() => 0);
+      const sql = POSTINGS_COUNT(clauses, clauseParams(clauses, idf, params));
+      const [counted] = await this.#throughIndex<{ n: number }>(sql, params);
+      return counted?.n ?? 0;
     }
     const params: unknown[] = [tsquery(match)];
     const sql = COUNT_MATCHES(filterSql(filters, params), vectorOf(match));
@@ -295,6 +359,11 @@ export class PgSearchReader implements SearchReader {
         prefixEnd(match.term),
       ]);
       if ((rows[0]?.n ?? 0) >= cap) return cap;
+    }
+    const absent = this.#postings && cap === 1 ? anyWordWithout(match) : null;
+    if (absent !== null) {
+      const [found] = await this.#throughIndex<{ n: number }>(POSTINGS_ANY_WITHOUT, [absent.any, absent.not]);
+      return found?.n ?? 0;
     }
     const clauses = this.#postings ? postingClauses(match) : null;
     if (clauses !== null) {
@@ -400,6 +469,14 @@ function clauseParams(
   };
 }
 
+/** A window's row: how many the window held, and how many match in all when the statement counted them. */
+type WindowRow = RankedRow & { matched: number; total?: number };
+
+/** A prefix standing for more indexed words than this is ranked from the vectors. */
+const MAX_PREFIX_FORMS = 200;
+/** A posting's word asked in every column (pg-search-postings-window.ts: PostingAtom weights). */
+const EVERY_COLUMN = 'ABC';
+
 /** A window is bounded by id (see #windowFrom) when a match is expected in this many windows' worth… */
 const BOUND_FROM_WINDOWS = 4;
 /** …from where twice the window is expected to match, so that it fills more often than not. */
@@ -413,6 +490,14 @@ const ID_SAMPLE_KEPT_MS = 10 * 60_000;
  * RANKED_WINDOW): every paper of a window this small, as the tests' listing's matches are.
  */
 export const WHOLE_VECTORS_RANKED = 500;
+
+/** The words of a match of any of them but not one word, all in any column (else null). */
+function anyWordWithout(match: Match): { any: string[]; not: string } | null {
+  if (match.kind !== 'without' || match.not.kind !== 'word' || match.not.prefix) return null;
+  const of = match.of.kind === 'any' ? match.of.of : [match.of];
+  const any = of.flatMap((m) => (m.kind === 'word' && !m.prefix ? [m.term] : []));
+  return any.length === of.length ? { any, not: match.not.term } : null;
+}
 
 const filtered = (filters: IndexFilters): boolean =>
   filters.from !== null || filters.to !== null || filters.topics !== null || filters.categories !== null;
