@@ -320,13 +320,12 @@ export class FtsSearch implements SearchApi {
     const joined = filtered ? null : completionMatch(parts, mode);
     const titled = titleMatch(titleParts, mode);
     // Asked together with the ranking, which it does not depend on.
-    const [{ rows, total, estimated, titled: titledInWindow }, forms] = await Promise.all([
+    const [{ rows, total, estimated }, forms] = await Promise.all([
       this.#index.ranked(match, filters, FIELD_BOOSTS, {
         limit: Math.max(RERANK_CANDIDATES, page.offset + page.limit),
         offset: 0,
         window: RANK_WINDOW,
         ...(subset === null ? {} : { subset }),
-        ...(titled === null ? {} : { titles: TITLE_CANDIDATES }),
       }),
       joined === null
         ? []
@@ -339,13 +338,14 @@ export class FtsSearch implements SearchApi {
     // As many matches as the window ranks, or more: the best title matches are read apart, over the newest
     // title matches, which reach much further back than the window's newest matches of any field (an older
     // paper named by the words must stay findable). An estimated total can round to the window exactly.
+    // Fewer: every match was ranked, titles included.
     const named =
       total >= RANK_WINDOW && titled !== null
         ? await this.#index.best(titled, filters, FIELD_BOOSTS, {
             limit: TITLE_CANDIDATES,
             window: RANK_WINDOW,
           })
-        : (titledInWindow ?? []);
+        : [];
     const seen = new Set(head.map((r) => r.paperId));
     for (const r of [...named, ...forms]) {
       if (seen.has(r.paperId)) continue;

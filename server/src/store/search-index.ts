@@ -56,12 +56,6 @@ export interface RankedPage {
   rows: RankedRow[];
   total: number;
   estimated: boolean;
-  /**
-   * When asked for (`titles`): the best matches by their titles alone among those ranked, none when
-   * every match was ranked. Absent when the engine does not read them with the page, as neither SQLite
-   * (see SearchIndex.ranked) nor PostgreSQL does now: the search reads the best title matches apart.
-   */
-  titled?: RankedRow[];
 }
 
 export interface PaperTextRow {
@@ -300,16 +294,15 @@ export class SearchIndex {
 
   /**
    * A page of the papers matching `match` and the filters, best first by bm25 with `weights`, and how
-   * many match (exactly, also when more than `window` do). `titles` is not answered (no `titled`): the
-   * window's best by their titles alone cost a second bm25 and a paper id looked up for every row of the
-   * window (at 10x 'recommendation': 17-27 ms against 6-10 ms for the page alone), and the search reads
-   * the best title matches apart whenever more match than the window (they reach further back).
+   * many match (exactly, also when more than `window` do). The window's best by their titles alone are
+   * not read with it (a second bm25 and a paper id for every row: at 10x 'recommendation' 17-27 ms against
+   * 6-10 ms for the page alone); the search reads the best title matches apart when the window is full.
    */
   ranked(
     match: string,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number; subset?: string; titles?: number },
+    page: { limit: number; offset: number; window: number; subset?: string },
   ): RankedPage {
     const window = Math.max(page.window, page.offset + page.limit);
     // The text's matches, counted no further than the exact total goes: a pass over at most that many.

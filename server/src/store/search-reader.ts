@@ -38,14 +38,13 @@ export interface SearchReader {
    * A page of the papers matching `match` and the filters, best first by the engine's first ranking
    * (bm25 on SQLite, ts_rank on PostgreSQL) with `weights`, and how many match (estimated when the
    * engine cannot count them cheaply: see search-index.ts). `subset`: a match holding only papers `match`
-   * holds, cheaper to count (a prefix as its whole word). `titles`: an engine may give the best this many
-   * by their titles alone with the page (RankedPage.titled), when not every match was ranked.
+   * holds, cheaper to count (a prefix as its whole word).
    */
   ranked(
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number; subset?: Match; titles?: number },
+    page: { limit: number; offset: number; window: number; subset?: Match },
   ): Promise<RankedPage>;
   /** The best `limit` among the `window` most recently indexed matches, uncounted. */
   best(
@@ -96,7 +95,7 @@ export class SqliteSearchReader implements SearchReader {
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { limit: number; offset: number; window: number; subset?: Match; titles?: number },
+    page: { limit: number; offset: number; window: number; subset?: Match },
   ): Promise<RankedPage> {
     return settled(() => this.#index.ranked(fts5Expression(match), filters, weights, withSubset(page)));
   }
