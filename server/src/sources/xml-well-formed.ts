@@ -1,7 +1,7 @@
 /**
  * The well-formedness check the parsers run before fast-xml-parser, which accepts nearly anything (it
  * closes what a cut-short page left open, pops whatever a mismatched closing tag names, keeps a bare `&`).
- * fast-xml-parser's own validator did this at a third of a harvested page's parse; this checks what a
+ * fast-xml-parser's own validator did this at about a quarter of a page's parse; this checks what a
  * page broken in transit or by its server shows (elements that do not nest, one root with nothing but
  * whitespace beside it, markup left open at the end, a bare `<` or `&` in text) in one pass of `indexOf`,
  * and leaves the finer points of the XML grammar (attribute syntax, every name character) to the parser.
