@@ -3,8 +3,9 @@
  * broken or cut-short documents, and accessors for the loosely shaped nodes fast-xml-parser produces.
  */
 import { collapseWhitespace } from '@quire/core';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser } from 'fast-xml-parser';
 import { QuireError } from '../errors.ts';
+import { findXmlFault, type XmlFault } from './xml-well-formed.ts';
 
 export type XmlObject = Record<string, unknown>;
 
@@ -44,8 +45,8 @@ export interface XmlDocumentSpec {
 
 /**
  * Parses `xml` and returns its root element's name and content. fast-xml-parser alone accepts a
- * truncated page without complaint (it closes whatever is open), so the text is validated first; the
- * validator costs about a quarter of a parse, which buys certainty that a page was received whole.
+ * truncated page without complaint (it closes whatever is open), so the text is checked first
+ * (xml-well-formed.ts), which makes sure a page was received whole.
  */
 export function parseXmlDocument(
   parser: XMLParser,
@@ -60,8 +61,8 @@ export function parseXmlDocument(
   }
   // Stray whitespace before <?xml …?> is invalid XML but harmless, and some servers emit it.
   if (/^\s/.test(xml)) xml = xml.trimStart();
-  const verdict = XMLValidator.validate(xml);
-  if (verdict !== true) throw malformed(describeInvalid(xml, verdict.err, spec));
+  const fault = findXmlFault(xml);
+  if (fault) throw malformed(describeInvalid(xml, fault, spec));
 
   let doc: unknown;
   try {
@@ -83,11 +84,7 @@ export function parseXmlDocument(
   throw malformed(`${source} has no root element; it is not ${kind}.`);
 }
 
-function describeInvalid(
-  xml: string,
-  err: { code: string; msg: string; line: number; col: number },
-  { source, kind, roots }: XmlDocumentSpec,
-): string {
+function describeInvalid(xml: string, err: XmlFault, { source, kind, roots }: XmlDocumentSpec): string {
   if (/^\s*(<!doctype html|<html)/i.test(xml)) {
     return `${source} is an HTML page, not ${kind}. The server may be overloaded or the URL wrong; retry later.`;
   }

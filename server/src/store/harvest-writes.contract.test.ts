@@ -143,6 +143,29 @@ describe.each(ENGINES)('harvest writes on $name', (engine) => {
       expect(await papers.ids()).toEqual(['2604.00001']);
     });
 
+    it('stores neither batch of a page whose second batch fails', async () => {
+      const { writes, papers } = opened();
+      const broken = { ...paper('2604.00009'), title: null } as unknown as PaperEntity;
+      const error = await writes
+        .storeBatches(
+          [
+            { papers: [paper('2604.00001'), paper('2604.00002')], countsAsListing: true },
+            { papers: [broken], countsAsListing: false },
+          ],
+          { key: KEY, value: { pages: 1 } },
+        )
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(error).toBeInstanceOf(QuireError);
+      expect(await writes.getCheckpoint(KEY)).toBeNull();
+      expect(await papers.count()).toBe(0);
+      expect(
+        await writes.storeBatches([{ papers: [paper('2604.00001')], countsAsListing: true }], null),
+      ).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    });
+
     it('logs runs newest first, and marks a run whose process is gone as interrupted', async () => {
       const { writes, log } = opened();
       const base = { inserted: 2, updated: 1, unchanged: 0, skipped: 0, errors: [], status: 'ok' as const };

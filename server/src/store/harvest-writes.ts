@@ -38,6 +38,7 @@ export function addCounts(a: UpsertCounts, b: UpsertCounts): UpsertCounts {
 /** A harvester's writes into the node's own SQLite file. */
 export function sqliteHarvestWrites(store: Store): HarvestWrites {
   return {
+    // The batches join this transaction (no savepoint each): a failure undoes the page and its checkpoint.
     storeBatches(batches, checkpoint) {
       return settled(() =>
         store.transaction(() => {
@@ -46,7 +47,7 @@ export function sqliteHarvestWrites(store: Store): HarvestWrites {
             if (batch.papers.length === 0) continue;
             counts = addCounts(
               counts,
-              store.papers.upsertBatch(batch.papers, { countsAsListing: batch.countsAsListing }),
+              store.papers.upsertInTransaction(batch.papers, { countsAsListing: batch.countsAsListing }),
             );
           }
           if (checkpoint) store.state.setCheckpoint(checkpoint.key, checkpoint.value);

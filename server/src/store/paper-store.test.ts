@@ -97,4 +97,21 @@ describe('PaperStore.transaction', () => {
     expect(store.papers.count()).toBe(0);
     expect(store.state.getCheckpoint('oai:cs:arXiv')).toEqual({ token: 'before' });
   });
+
+  it('takes a batch into the open transaction with upsertInTransaction, and refuses it outside one', () => {
+    expect(() => store.papers.upsertInTransaction([paper()], LISTING)).toThrow(/outside a transaction/);
+    expect(() => store.papers.upsertInTransaction([paper()], LISTING)).toThrow(
+      expect.objectContaining({ code: 'store-error' }),
+    );
+    store.transaction(() => {
+      expect(store.papers.upsertInTransaction([paper()], LISTING)).toEqual({
+        inserted: 1,
+        updated: 0,
+        unchanged: 0,
+      });
+      store.state.setCheckpoint('oai:cs:arXiv', { token: 'abc' });
+    });
+    expect(store.papers.get('2604.01234')?.title).toBe(paper().title);
+    expect(store.state.getCheckpoint('oai:cs:arXiv')).toEqual({ token: 'abc' });
+  });
 });

@@ -76,7 +76,7 @@ export class PaperStore {
   readonly #now: () => Date;
   readonly #select: Statement<[string], PaperRow>;
   readonly #has: Statement<[string], unknown>;
-  readonly #upsert: RowWriter;
+  readonly #upsertRows: RowWriter;
   readonly #deleteCategories: Statement<[string], unknown>;
   readonly #insertCategories: RowWriter;
   readonly #count: Statement<[], number>;
@@ -94,7 +94,7 @@ export class PaperStore {
     this.#now = options.now ?? (() => new Date());
     this.#select = db.prepare<[string], PaperRow>(SELECT_PAPER);
     this.#has = db.prepare<[string], unknown>(HAS_PAPER);
-    this.#upsert = new RowWriter(db, UPSERT_PAPERS, PAPER_ROW_PARAMS);
+    this.#upsertRows = new RowWriter(db, UPSERT_PAPERS, PAPER_ROW_PARAMS);
     this.#deleteCategories = db.prepare<[string], unknown>(DELETE_PAPER_CATEGORIES);
     this.#insertCategories = new RowWriter(db, INSERT_PAPER_CATEGORIES, CATEGORY_ROW_PARAMS);
     this.#count = db.prepare<[], number>(COUNT_PAPERS).pluck();
@@ -122,28 +122,46 @@ export class PaperStore {
    * other), then written in a few statements (see UPSERT_PAPERS), in the order first seen.
    */
   upsertBatch(papers: readonly PaperEntity[], opts: UpsertOptions): UpsertCounts {
+    return this.transaction(() => this.#upsert(papers, opts));
+  }
+
+  /**
+   * `upsertBatch`'s writes in the caller's open transaction, with no savepoint of their own: for a caller
+   * that stores the batch whole with what says it was stored (a harvested page and its checkpoint), so
+   * that a failure undoes the caller's whole transaction. A savepoint around each batch made FTS5 flush
+   * its pending terms at its release as well as at the commit.
+   */
+  upsertInTransaction(papers: readonly PaperEntity[], opts: UpsertOptions): UpsertCounts {
+    if (!this.db.inTransaction) {
+      throw new QuireError(
+        'store-error',
+        'upsertInTransaction was called outside a transaction; call it inside PaperStore.transaction, or use upsertBatch.',
+      );
+    }
+    return this.#upsert(papers, opts);
+  }
+
+  #upsert(papers: readonly PaperEntity[], opts: UpsertOptions): UpsertCounts {
     const updatedAt = this.#now().toISOString();
-    return this.transaction(() => {
-      const { writes: due, counts } = planPaperWrites(
-        papers,
-        opts,
-        (id) => {
-          const row = this.#select.get(id);
-          return row ? { paper: rowToPaper(row), categoriesJson: row.categories } : undefined;
-        },
-        (paper, err) => {
-          throw storeFailure(papers.length, paper, err);
-        },
-      );
-      this.#writeAll(due, updatedAt, papers.length);
-      // The search index takes the batch in a few writes (see search-index-schema.ts), before it commits.
-      this.#search.indexPending(
-        due.map((w) => w.paper),
-        opts.knownTerms,
-      );
-      if (opts.knownTags) counts.tagged = this.#writeKnownTags(due, opts.knownTags);
-      return counts;
-    });
+    const { writes: due, counts } = planPaperWrites(
+      papers,
+      opts,
+      (id) => {
+        const row = this.#select.get(id);
+        return row ? { paper: rowToPaper(row), categoriesJson: row.categories } : undefined;
+      },
+      (paper, err) => {
+        throw storeFailure(papers.length, paper, err);
+      },
+    );
+    this.#writeAll(due, updatedAt, papers.length);
+    // The search index takes the batch in a few writes (see search-index-schema.ts), before it commits.
+    this.#search.indexPending(
+      due.map((w) => w.paper),
+      opts.knownTerms,
+    );
+    if (opts.knownTags) counts.tagged = this.#writeKnownTags(due, opts.knownTags);
+    return counts;
   }
 
   /** The known tags of the papers this batch stores for the first time, as made from their stored text. */
@@ -162,7 +180,7 @@ export class PaperStore {
   /** Writes the merged papers and their category rows; names the first paper that cannot be stored. */
   #writeAll(writes: readonly PendingWrite[], updatedAt: string, batchSize: number): void {
     try {
-      this.#upsert.write(writes.map((w) => paperRowValues(w.paper, updatedAt)));
+      this.#upsertRows.write(writes.map((w) => paperRowValues(w.paper, updatedAt)));
       const categories: unknown[][] = [];
       for (const { paper, storedCategories } of writes) {
         if (storedCategories === JSON.stringify(paper.categories)) continue;
@@ -187,7 +205,7 @@ export class PaperStore {
       this.transaction(() => {
         for (const { paper } of writes) {
           culprit = paper;
-          this.#upsert.write([paperRowValues(paper, updatedAt)]);
+          this.#upsertRows.write([paperRowValues(paper, updatedAt)]);
         }
         culprit = undefined;
         throw undo;
