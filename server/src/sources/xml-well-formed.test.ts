@@ -51,4 +51,15 @@ describe('findXmlFault', () => {
     expect(findXmlFault('<doc/><doc/>')?.msg).toBe('a second root element <doc>');
     expect(findXmlFault('<![CDATA[x]]><doc/>')?.msg).toBe('CDATA section outside the root element');
   });
+
+  it('walks many comments and one long tag holding "&"s forward, once', () => {
+    // Checked once per "&" against every comment, or scanned back to the tag's start from each, these
+    // took ~15 s together (quadratic); walked forward they take milliseconds. What is asserted is the
+    // answer: the skipped spans and the tag's extent are tracked right as the walk moves on.
+    const comments = `<doc>${'<!--&-->'.repeat(60_000)}</doc>`;
+    expect(findXmlFault(comments)).toBeNull();
+    const tag = `<doc a="${'&x'.repeat(100_000)}"/>`;
+    expect(findXmlFault(tag)).toBeNull();
+    expect(findXmlFault(`${comments.slice(0, -6)} & </doc>`)?.msg).toMatch(/bare "&"/);
+  });
 });

@@ -132,16 +132,22 @@ function doctypeEnd(xml: string, from: number): number {
 
 function bareAmpersand(xml: string, verbatim: readonly number[]): XmlFault | null {
   BARE_AMPERSAND.lastIndex = 0;
+  // Matches come in order, so the verbatim spans and the last `<` and `>` before each are walked forward
+  // once: a page of many comments or one huge tag holding `&`s is checked in one pass, not one per `&`.
+  let span = 0;
+  let lastOpen = -1;
+  let lastClose = -1;
+  let nextOpen = xml.indexOf('<');
+  let nextClose = xml.indexOf('>');
   for (let match = BARE_AMPERSAND.exec(xml); match; match = BARE_AMPERSAND.exec(xml)) {
     const at = match.index;
-    let inside = false;
-    for (let k = 0; k < verbatim.length && !inside; k += 2) {
-      inside = at > (verbatim[k] as number) && at < (verbatim[k + 1] as number);
-    }
+    while (span < verbatim.length && (verbatim[span + 1] as number) < at) span += 2;
+    if (span < verbatim.length && at > (verbatim[span] as number)) continue;
+    for (; nextOpen >= 0 && nextOpen < at; nextOpen = xml.indexOf('<', nextOpen + 1)) lastOpen = nextOpen;
+    for (; nextClose >= 0 && nextClose < at; nextClose = xml.indexOf('>', nextClose + 1))
+      lastClose = nextClose;
     // In an attribute value (after a tag's `<`, before its `>`) it is left to the parser, as it was before.
-    if (!inside && xml.lastIndexOf('<', at) <= xml.lastIndexOf('>', at)) {
-      return fault(xml, at, 'a bare "&" in text (write &amp;)');
-    }
+    if (lastOpen <= lastClose) return fault(xml, at, 'a bare "&" in text (write &amp;)');
   }
   return null;
 }
