@@ -325,6 +325,26 @@ describeOnPaperEngines('harvest_oai', 'OAI-PMH harvest into the store', (engine)
     expect(await t.papers.count()).toBe(0);
   });
 
+  it('after a run that found nothing new, the next lists from the same day, not from the beginning', async () => {
+    // The scheduler's first run on a fresh store asks from a few days back; the checkpoint it leaves has
+    // no stored datestamp. The next run must not fall back to listing the whole archive.
+    const t = await fresh('nothing-then-incremental');
+    const first = await harvestOai({
+      baseUrl: replay.oaiUrl,
+      from: '2099-01-01',
+      client: fastClient(),
+      target: t.target,
+    });
+    expect(first.nothingNew).toBe(true);
+    const before = replay.requests.length;
+    const next = await harvestOai({ baseUrl: replay.oaiUrl, client: fastClient(), target: t.target });
+    const asked = replay.requests.slice(before).map((r) => r.path);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('from=2099-01-01');
+    expect(next.nothingNew).toBe(true);
+    expect(await t.papers.count()).toBe(0);
+  });
+
   it('an unreachable source fails with a clear error and leaves the store as it was', async () => {
     const t = await fresh('unreachable');
     await harvestOai({ baseUrl: replay.oaiUrl, ...small, client: fastClient(), target: t.target });

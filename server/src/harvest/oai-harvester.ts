@@ -83,9 +83,13 @@ export async function harvestOai(options: OaiHarvestOptions): Promise<OaiHarvest
     state = saved;
     resumed = true;
   } else {
+    // A finished run that stored nothing has no datestamp: the next starts where it started, never from
+    // the archive's beginning (a fresh server's first run finds nothing on a quiet day).
     const from =
       options.from ??
-      (saved?.lastDatestamp ? addDays(saved.lastDatestamp.slice(0, 10), -OVERLAP_DAYS) : null);
+      (saved?.lastDatestamp
+        ? addDays(saved.lastDatestamp.slice(0, 10), -OVERLAP_DAYS)
+        : (saved?.from ?? null));
     state = fresh(set, prefix, from, options.until ?? null);
   }
 
