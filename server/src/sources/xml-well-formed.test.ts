@@ -62,4 +62,25 @@ describe('findXmlFault', () => {
     expect(findXmlFault(tag)).toBeNull();
     expect(findXmlFault(`${comments.slice(0, -6)} & </doc>`)?.msg).toMatch(/bare "&"/);
   });
+
+  it('finds attributes that are not quoted name="value" pairs, each name once', () => {
+    for (const xml of [
+      '<doc><header status=deleted/></doc>',
+      '<doc><header status/></doc>',
+      '<doc><h status="a" status="deleted"/></doc>',
+      '<doc><h a="1"b="2"/></doc>',
+      '<doc><h a="1 < 2"/></doc>',
+    ]) {
+      expect(findXmlFault(xml)?.msg, xml).toMatch(/is not closed/);
+    }
+    expect(findXmlFault('<doc><h a = "1"\n  b=\'x > y\' /><i x="1" y="2" z="3" x2="4"/></doc>')).toBeNull();
+  });
+
+  it('accepts one doctype before the root, not several', () => {
+    expect(findXmlFault('<!DOCTYPE a><!DOCTYPE a><doc/>')?.msg).toBe('unknown markup after <!');
+    // Each of many doctypes once looked for a "[" through the rest of the page.
+    expect(findXmlFault(`${'<!DOCTYPE a>'.repeat(50_000)}<doc>${'x'.repeat(1_000_000)}</doc>`)?.msg).toBe(
+      'unknown markup after <!',
+    );
+  });
 });

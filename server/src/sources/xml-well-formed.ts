@@ -25,6 +25,7 @@ export function findXmlFault(xml: string): XmlFault | null {
   // Comments, CDATA sections, processing instructions and the doctype: where `&` is not markup.
   const verbatim: number[] = [];
   let roots = 0;
+  let doctype = false;
   let at = xml.indexOf('<');
   if (at < 0) return fault(xml, 0, 'no element found');
   if (at > 0 && xml.slice(0, at).trim() !== '') return fault(xml, 0, 'text before the root element');
@@ -62,7 +63,8 @@ export function findXmlFault(xml: string): XmlFault | null {
       } else if (xml.startsWith('<![CDATA[', at)) {
         if (open.length === 0) return fault(xml, at, 'CDATA section outside the root element');
         end = closeOf(xml, at + 9, ']]>');
-      } else if (xml.startsWith('<!DOCTYPE', at) && roots === 0) {
+      } else if (xml.startsWith('<!DOCTYPE', at) && roots === 0 && !doctype) {
+        doctype = true;
         end = doctypeEnd(xml, at);
       } else {
         return fault(xml, at, 'unknown markup after <!');
@@ -74,7 +76,8 @@ export function findXmlFault(xml: string): XmlFault | null {
       const name = xml.slice(at + 1, nameEnd);
       if (!NAME_START.test(name)) return fault(xml, at, 'a tag must start with a name (a bare "<" in text?)');
       end = tagEnd(xml, nameEnd);
-      if (end < 0) return fault(xml, at, `tag <${name}> is not closed`);
+      if (end < 0)
+        return fault(xml, at, `tag <${name}> is not closed, or an attribute is not one name="value"`);
       if (open.length === 0 && roots++ > 0) return fault(xml, at, `a second root element <${name}>`);
       if (xml.charCodeAt(end - 1) !== 0x2f /* / */) open.push(name);
     }
@@ -106,27 +109,65 @@ function closeOf(xml: string, from: number, close: string): number {
   return found < 0 ? -1 : found + close.length - 1;
 }
 
-/** Index of the `>` ending a start tag whose attributes begin at `from`: quoted values may hold `>`. */
+/**
+ * Index of the `>` ending a start tag whose attributes begin at `from`, or -1 when it is not closed or
+ * its attributes are not `name="value"` pairs (or single-quoted) apart from one another, each name once:
+ * fast-xml-parser drops an unquoted or valueless attribute and keeps the last of two, so an OAI header's
+ * `status=deleted` would be lost without a word. Quoted values may hold `>`.
+ */
 function tagEnd(xml: string, from: number): number {
-  for (let i = from; i < xml.length; i++) {
+  let i = from;
+  let first: string | null = null;
+  let names: Set<string> | null = null;
+  for (;;) {
+    const spaced = i;
+    while (isSpace(xml.charCodeAt(i))) i++;
     const c = xml.charCodeAt(i);
     if (c === 0x3e /* > */) return i;
-    if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
-      i = xml.indexOf(xml[i] as string, i + 1);
-      if (i < 0) return -1;
-    } else if (c === 0x3c /* < */) {
-      return -1;
+    if (c === 0x2f /* / */) return xml.charCodeAt(i + 1) === 0x3e ? i + 1 : -1;
+    if (i === spaced || Number.isNaN(c)) return -1;
+    const nameStart = i;
+    for (; i < xml.length; i++) {
+      const n = xml.charCodeAt(i);
+      if (
+        n === 0x3d /* = */ ||
+        isSpace(n) ||
+        n === 0x3e ||
+        n === 0x2f ||
+        n === 0x3c ||
+        n === 0x22 ||
+        n === 0x27
+      )
+        break;
     }
+    if (i === nameStart) return -1;
+    const name = xml.slice(nameStart, i);
+    if (first === null) first = name;
+    else if (name === first || names?.has(name) === true) return -1;
+    else (names ??= new Set()).add(name);
+    while (isSpace(xml.charCodeAt(i))) i++;
+    if (xml.charCodeAt(i) !== 0x3d) return -1;
+    i++;
+    while (isSpace(xml.charCodeAt(i))) i++;
+    const quote = xml[i];
+    if (quote !== '"' && quote !== "'") return -1;
+    const close = xml.indexOf(quote, i + 1);
+    if (close < 0) return -1;
+    if (xml.slice(i + 1, close).includes('<')) return -1;
+    i = close + 1;
   }
-  return -1;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
 /** Index of the `>` ending a doctype, past an internal subset in brackets. */
 function doctypeEnd(xml: string, from: number): number {
   const gt = xml.indexOf('>', from);
-  const bracket = xml.indexOf('[', from);
-  if (bracket < 0 || (gt >= 0 && gt < bracket)) return gt;
-  const close = xml.indexOf(']', bracket);
+  const bracket = gt < 0 ? -1 : xml.slice(from, gt).indexOf('[');
+  if (bracket < 0) return gt;
+  const close = xml.indexOf(']', from + bracket);
   return close < 0 ? -1 : xml.indexOf('>', close);
 }
 

@@ -31,8 +31,19 @@ export const inColumns = (columns: readonly SearchColumn[], of: Match): Match =>
 });
 export const without = (of: Match, not: Match): Match => ({ kind: 'without', of, not });
 
-/** The smallest string greater than every string starting with `prefix` (for a range scan of terms). */
+/**
+ * The smallest string greater than every string starting with `prefix` (for a range scan of terms), in
+ * the engines' order: SQLite and PostgreSQL's "C" collation compare UTF-8 bytes, which is code point
+ * order. So the last code point is stepped, not the last UTF-16 unit: stepping a low surrogate gave a
+ * lone surrogate, which the engines read as U+FFFD, below the prefix (an empty range).
+ */
 export function prefixEnd(prefix: string): string {
-  const last = prefix.charCodeAt(prefix.length - 1);
-  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  const points = [...prefix];
+  for (let i = points.length - 1; i >= 0; i--) {
+    let next = (points[i]?.codePointAt(0) ?? 0) + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next <= 0x10ffff) return points.slice(0, i).join('') + String.fromCodePoint(next);
+  }
+  // Only U+10FFFF: nothing is above its run, so the range ends past the longest term a column holds.
+  return prefix + '\u{10FFFF}'.repeat(64);
 }
