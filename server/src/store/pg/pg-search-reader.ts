@@ -117,7 +117,9 @@ export class PgSearchReader implements SearchReader {
     // paper, and its statement would leave the ranking's parameters untyped (PostgreSQL refuses it).
     if (leaves.length === 0) return [];
     const page = { window, limit, offset };
-    const forms = await this.#formsOfPrefix(match);
+    // Under filters the forms' postings would be read whole (the newest-first bound needs no filter): the
+    // vectors' index and the filter stay cheaper there, as for the prefix's count.
+    const forms = filtered(filters) ? null : await this.#formsOfPrefix(match);
     if (forms !== null) return this.#prefixWindow(forms, match, filters, weights, page);
     const { idf, expected, papers } = await this.#inverseFrequencies(leaves);
     const clauses = this.#postings ? postingClauses(match) : null;
