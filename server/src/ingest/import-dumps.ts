@@ -59,7 +59,7 @@ export interface ImportOptions {
   onFileDone?: (file: FileReport) => void;
   /** Called when a file continues after the lines an earlier, interrupted import of it stored. */
   onResume?: (path: string, afterLine: number) => void;
-  /** Dump lines per store transaction. */
+  /** Dump lines per store transaction (default: the engine's own, else 1,000). */
   batchSize?: number;
   /** Longest JSON Lines line, in bytes; a longer one is skipped and reported. */
   maxLineBytes?: number;
@@ -132,7 +132,7 @@ export async function importInto(
   paths: readonly string[],
   opts: ImportOptions = {},
 ): Promise<ImportReport> {
-  const batchSize = wholeNumber('The batch size', opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  const batchSize = wholeNumber('The batch size', opts.batchSize ?? store.batchSize ?? DEFAULT_BATCH_SIZE);
   const maxLineBytes = wholeNumber(
     'The longest line to import (QUIRE_IMPORT_MAX_LINE_BYTES)',
     opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
