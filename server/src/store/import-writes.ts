@@ -48,9 +48,11 @@ export interface ImportWrites {
 /**
  * SQLite's batch: 2,000 lines. The search index writes each transaction's terms as one new segment and
  * merges segments level by level, so larger batches rewrite each term fewer times. pnpm bench scale
- * --copies 10 back to back: 1,000 lines 112.3 s, 114.4 s CPU, writing thread 203 µs a paper (load 3.6);
- * 2,000 lines 90.3 s, 97.2 s CPU, 169 µs (load 4.2). Not larger: the parse and tag threads fill and drain
- * at every file, and a larger batch keeps them (or the writer) idle longer each time (4,000 was slower).
+ * --copies 10, two back-to-back pairs (1,000 lines, then 2,000): 112.3 s, 114.4 s CPU, writing thread
+ * 203 µs a paper (load 3.6) against 90.3 s, 97.2 s, 169 µs (load 4.2); and 74.4 s, 106.1 s, 188 µs (load
+ * 3.1) against 69.3 s, 102.0 s, 176 µs (load 2.5). Not larger: the parse and tag threads fill and drain at
+ * every file, and a larger batch keeps them (or the writer) idle longer each time (4,000 was slower; the
+ * 9 small files of pnpm bench ingest already take 4.55 s against 4.37 s).
  */
 const SQLITE_BATCH_SIZE = 2000;
 
