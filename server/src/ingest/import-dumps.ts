@@ -11,6 +11,7 @@ import {
 import type { Store } from '../store/open-store.ts';
 import type { KnownTerms } from '../store/search-index-schema.ts';
 import type { KnownTags } from '../store/tag-store.ts';
+import { threadCpuMs } from '../threads/thread-cpu.ts';
 import { TagPool } from '../topics/tag-pool.ts';
 import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
 import {
@@ -44,6 +45,7 @@ import { splitLines, type LinePosition } from './split-lines.ts';
 export type {
   FileReport,
   ImportReport,
+  ImportThreadCpu,
   ImportTaggingReport,
   ImportTotals,
   LineError,
@@ -57,7 +59,7 @@ export interface ImportOptions {
   onFileDone?: (file: FileReport) => void;
   /** Called when a file continues after the lines an earlier, interrupted import of it stored. */
   onResume?: (path: string, afterLine: number) => void;
-  /** Dump lines per store transaction. */
+  /** Dump lines per store transaction (default: the engine's own, else 1,000). */
   batchSize?: number;
   /** Longest JSON Lines line, in bytes; a longer one is skipped and reported. */
   maxLineBytes?: number;
@@ -130,7 +132,7 @@ export async function importInto(
   paths: readonly string[],
   opts: ImportOptions = {},
 ): Promise<ImportReport> {
-  const batchSize = wholeNumber('The batch size', opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  const batchSize = wholeNumber('The batch size', opts.batchSize ?? store.batchSize ?? DEFAULT_BATCH_SIZE);
   const maxLineBytes = wholeNumber(
     'The longest line to import (QUIRE_IMPORT_MAX_LINE_BYTES)',
     opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
@@ -141,6 +143,7 @@ export async function importInto(
   );
   const now = opts.now ?? (() => new Date());
   const started = now();
+  const mainCpuFrom = threadCpuMs();
   const { files: candidates, notes } = await expandPaths(paths);
   const bytesTotal = candidates.reduce((sum, file) => sum + file.bytes, 0);
   const inThread = bytesTotal >= (opts.prepareThreadFromBytes ?? DEFAULT_PREPARE_THREAD_FROM_BYTES);
@@ -186,12 +189,22 @@ export async function importInto(
     await preparing.thread?.close();
     await preparing.tagger?.close();
   }
+  const mainCpuTo = threadCpuMs();
   return {
     files,
     notes,
     totals: totalsOf(files),
     durationMs: now().getTime() - started.getTime(),
     ...(plan ? { tagging: { tagged: ctx.tagged, leftToRetag: plan.leftToRetag } } : {}),
+    ...(mainCpuFrom !== null && mainCpuTo !== null
+      ? {
+          threadCpuMs: {
+            main: mainCpuTo - mainCpuFrom,
+            parse: preparing.thread?.cpuMs ?? null,
+            tag: preparing.tagger?.cpuMs ?? null,
+          },
+        }
+      : {}),
   };
 }
 

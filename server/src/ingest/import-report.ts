@@ -49,6 +49,17 @@ export interface ImportReport {
   durationMs: number;
   /** Only when the import was asked to tag (ImportOptions.tagWith). */
   tagging?: ImportTaggingReport;
+  /** CPU time by thread, where the system says (Linux): where an import's time goes. */
+  threadCpuMs?: ImportThreadCpu;
+}
+
+/** CPU time (ms) of each thread of an import. */
+export interface ImportThreadCpu {
+  /** The calling thread: reads and splits the files, writes every batch. */
+  main: number;
+  /** The parse thread (null: none ran); the tagging thread (null: none ran). */
+  parse: number | null;
+  tag: number | null;
 }
 
 /** What an import did about tags. */

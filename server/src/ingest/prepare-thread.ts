@@ -15,6 +15,8 @@ export interface PrepareRequest {
 export interface PrepareReply {
   seq: number;
   prepared: PreparedLine[];
+  /** The thread's CPU time so far (threadCpuMs). */
+  cpuMs: number | null;
 }
 
 /** Turns batches of dump lines into papers ready to store, answering in the order they were asked. */
@@ -54,10 +56,12 @@ export class PrepareThread implements LinePreparer {
   #seq = 0;
   #failure: QuireError | null = null;
   #closed = false;
+  #cpuMs: number | null = null;
 
   constructor() {
     this.#worker = startWorker(WORKER_ENTRY, {});
     this.#worker.on('message', (reply: PrepareReply) => {
+      this.#cpuMs = reply.cpuMs;
       const waiting = this.#waiting.get(reply.seq);
       this.#waiting.delete(reply.seq);
       waiting?.resolve(reply.prepared);
@@ -75,6 +79,11 @@ export class PrepareThread implements LinePreparer {
       this.#waiting.set(seq, { resolve, reject });
       this.#worker.postMessage({ seq, lines } satisfies PrepareRequest);
     });
+  }
+
+  /** The thread's CPU time as of its last answer (null where the system does not say). */
+  get cpuMs(): number | null {
+    return this.#cpuMs;
   }
 
   async close(): Promise<void> {

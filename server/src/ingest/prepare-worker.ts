@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { threadCpuMs } from '../threads/thread-cpu.ts';
 import { prepareLines } from './prepare-lines.ts';
 import type { PrepareReply, PrepareRequest } from './prepare-thread.ts';
 
@@ -11,5 +12,6 @@ port.on('message', (request: PrepareRequest) => {
   port.postMessage({
     seq: request.seq,
     prepared: prepareLines(request.lines, true),
+    cpuMs: threadCpuMs(),
   } satisfies PrepareReply);
 });

@@ -14,4 +14,7 @@ export interface TagPoolRequest {
 }
 
 /** Tagging thread → retag: each paper's tags, in the page's order, or why the page could not be tagged. */
-export type TagPoolReply = { seq: number; tags: EncodedTag[][] } | { seq: number; error: string };
+export type TagPoolReply = ({ seq: number; tags: EncodedTag[][] } | { seq: number; error: string }) & {
+  /** The thread's CPU time so far (threadCpuMs). */
+  cpuMs: number | null;
+};

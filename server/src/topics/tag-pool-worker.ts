@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CompiledTaxonomy } from '@quire/core';
 import { errorMessage } from '../errors.ts';
 import { encodeTag } from '../store/tag-store.ts';
+import { threadCpuMs } from '../threads/thread-cpu.ts';
 import type { TagPoolReply, TagPoolRequest, TagPoolData } from './tag-pool-messages.ts';
 
 /**
@@ -18,9 +19,10 @@ const engine = new CompiledTaxonomy(taxonomy, stats);
 port.on('message', (request: TagPoolRequest) => {
   let reply: TagPoolReply;
   try {
-    reply = { seq: request.seq, tags: request.papers.map((p) => engine.tag(p).map(encodeTag)) };
+    const tags = request.papers.map((p) => engine.tag(p).map(encodeTag));
+    reply = { seq: request.seq, tags, cpuMs: threadCpuMs() };
   } catch (err) {
-    reply = { seq: request.seq, error: errorMessage(err) };
+    reply = { seq: request.seq, error: errorMessage(err), cpuMs: threadCpuMs() };
   }
   port.postMessage(reply);
 });

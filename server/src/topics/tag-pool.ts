@@ -37,12 +37,17 @@ export class TagPool implements PageTagger {
   #seq = 0;
   #failure: QuireError | null = null;
   #closed = false;
+  readonly #cpuMs: (number | null)[];
 
   constructor(threads: number, taxonomy: Taxonomy, stats: CompileOptions) {
     const data: TagPoolData = { taxonomy, stats };
-    this.#workers = Array.from({ length: Math.max(1, threads) }, () => {
+    this.#cpuMs = Array.from({ length: Math.max(1, threads) }, () => null);
+    this.#workers = Array.from({ length: Math.max(1, threads) }, (_, i) => {
       const worker = startWorker(WORKER_ENTRY, data);
-      worker.on('message', (reply: TagPoolReply) => this.#receive(reply));
+      worker.on('message', (reply: TagPoolReply) => {
+        this.#cpuMs[i] = reply.cpuMs;
+        this.#receive(reply);
+      });
       worker.on('error', (err) => this.#fail(`it failed: ${err.message}`));
       worker.on('exit', (code) => {
         if (!this.#closed) this.#fail(`it stopped (exit code ${code})`);
@@ -65,6 +70,16 @@ export class TagPool implements PageTagger {
     });
     worker?.postMessage(request);
     return answered;
+  }
+
+  /** The threads' CPU time together, as of each one's last answer (null where the system does not say). */
+  get cpuMs(): number | null {
+    let sum = 0;
+    for (const ms of this.#cpuMs) {
+      if (ms === null) return null;
+      sum += ms;
+    }
+    return sum;
   }
 
   async close(): Promise<void> {
