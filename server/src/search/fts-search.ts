@@ -174,14 +174,15 @@ export class FtsSearch implements SearchApi {
     if (groups.length === 0 && parts.phrases.length === 0) {
       return this.#unranked(query, first, filters, page, sort);
     }
-    const totals = this.#totals();
+    // Only a ranked search reads the index's totals: newest first asks nothing of them.
+    const totals = sort === 'newest' ? null : this.#totals();
 
     // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
     const fuzzy = groups.length <= MAX_FUZZY_TERMS;
     if (fuzzy) await Promise.all(groups.filter((g) => !g.prefix).map((g) => this.#correctIfRare(g)));
     const pass = (mode: 'AND' | 'OR') =>
-      sort === 'newest'
+      totals === null
         ? this.#newest(mode, first, filters, page, parts)
         : this.#ranked(mode, first, filters, page, parts, totals);
     let found = await pass('AND');
@@ -279,7 +280,8 @@ export class FtsSearch implements SearchApi {
   /**
    * The papers indexed and their mean terms per column, asked once per ranked search as it starts, beside
    * its first reads: the few-matches check and the re-ranking both read them, and on a network engine each
-   * ask is a round trip on the query's path. Settled when unused (a search sorted newest first).
+   * ask is a round trip on the query's path. Settled at once, so that a search failing before it reads
+   * them leaves no unhandled rejection; a read that fails still fails the search where it is awaited.
    */
   #totals(): IndexTotals {
     const totals = { papers: this.#index.indexedPapers(), average: this.#index.averageTerms() };
