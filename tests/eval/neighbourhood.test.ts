@@ -55,4 +55,15 @@ describe('Neighbourhood', () => {
     const withRecall = near(2, true).logits('q', ['ai-agents']);
     expect(withRecall.get('video-generation')).toBeCloseTo(4, 6);
   });
+
+  it('never takes a skipped paper as a neighbour', () => {
+    const n = new Neighbourhood(
+      defaultTaxonomy(),
+      papers,
+      { k: 4, at: 0.5, recall: false, maxDfShare: 1, skip: new Set(['v1']) },
+      tags,
+    );
+    expect(n.neighbours('q').map((x) => x.id)).not.toContain('v1');
+    expect(n.neighbours('q')[0]?.id).toBe('v2');
+  });
 });

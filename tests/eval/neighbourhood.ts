@@ -22,6 +22,7 @@ import {
   type TaggablePaper,
   type Taxonomy,
 } from '@quire/core';
+import { loadJudgments } from './tagging-eval.ts';
 
 export interface NeighbourOptions {
   k: number;
@@ -30,6 +31,8 @@ export interface NeighbourOptions {
   recall: boolean;
   /** Words in more than this share of the corpus carry no topic (a stand-in for a stopword list). */
   maxDfShare?: number;
+  /** Papers never taken as a neighbour (QUIRE_NEIGHBOURS_SKIP_FIT=1: the calibration fit's papers). */
+  skip?: ReadonlySet<string>;
 }
 
 export function neighbourOptionsFromEnv(): NeighbourOptions | null {
@@ -40,7 +43,14 @@ export function neighbourOptionsFromEnv(): NeighbourOptions | null {
     throw new Error(
       `QUIRE_NEIGHBOURS_K must be ≥ 1 and QUIRE_NEIGHBOURS_AT in (0, 1]; got ${String(k)} and ${String(at)}.`,
     );
-  return { k, at, recall: Boolean(process.env.QUIRE_NEIGHBOURS_RECALL) };
+  const skip = process.env.QUIRE_NEIGHBOURS_SKIP_FIT
+    ? new Set(
+        loadJudgments(/^(dev-set-taxonomy(-[23])?|dev-set-[a-c]|test-set|dev-recall-2)\.jsonl$/).map(
+          (j) => j.paper,
+        ),
+      )
+    : undefined;
+  return { k, at, recall: Boolean(process.env.QUIRE_NEIGHBOURS_RECALL), ...(skip ? { skip } : {}) };
 }
 
 const MAX_DF_SHARE = 0.08;
@@ -134,6 +144,8 @@ export class Neighbourhood {
       if (p) for (let j = 0; j < p.doc.length; j++) scores[p.doc[j]!]! += w * p.weight[j]!;
     });
     scores[at] = 0;
+    const skip = this.#options.skip;
+    if (skip) for (const other of skip) scores[this.#position.get(other) ?? at] = 0;
     const top: { doc: number; sim: number }[] = [];
     for (let d = 0; d < scores.length; d++) {
       const s = scores[d]!;
