@@ -23,6 +23,7 @@ import {
 import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { consensus, type LockedJudgment } from './locked-eval.ts';
+import { Neighbourhood, neighbourOptionsFromEnv } from './neighbourhood.ts';
 import { loadJudgments } from './tagging-eval.ts';
 
 const { values, positionals } = parseArgs({
@@ -42,10 +43,26 @@ const wide = load(/^dev-set-taxonomy-[45]\.jsonl$/);
 const pool = load(/^dev-recall-4\.jsonl$/);
 const paperOf = (key: string) => key.slice(0, key.indexOf(' '));
 const wideIds = [...new Set([...wide.keys()].map(paperOf))];
+// QUIRE_NEIGHBOURS=1: the paper's neighbourhood in the models' slot, as train-calibration.ts fitted it.
+const neighbourOptions = neighbourOptionsFromEnv();
+const neighbourhood = neighbourOptions ? new Neighbourhood(taxonomy, papers, neighbourOptions) : null;
 const passing = new Map<string, PaperTag[]>();
 for (const id of new Set([...wideIds, ...[...pool.keys()].map(paperOf)])) {
   const paper = byId.get(id);
-  if (paper) passing.set(id, engine.passing(paper));
+  if (!paper) continue;
+  const ruled = engine.passing(paper);
+  passing.set(
+    id,
+    neighbourhood
+      ? engine.passing(
+          paper,
+          neighbourhood.logits(
+            id,
+            ruled.map((t) => t.slug),
+          ),
+        )
+      : ruled,
+  );
 }
 
 // A share of nothing prints as "–", not NaN.

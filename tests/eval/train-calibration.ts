@@ -31,6 +31,7 @@ import {
 import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { loadJudgments } from './tagging-eval.ts';
+import { Neighbourhood, neighbourOptionsFromEnv } from './neighbourhood.ts';
 import { loadTrainingSet, majority, TopicModelTrainer } from './topic-model-training.ts';
 
 const taxonomy = defaultTaxonomy();
@@ -40,7 +41,10 @@ const engine = compileTaxonomy(taxonomy, { ...collectionStats(taxonomy, papers),
 const contexts = new TagSelection(taxonomy);
 /** With QUIRE_RULES_ONLY=1 the models are left out: the figures of the rules alone, for comparison. */
 const rulesOnly = Boolean(process.env.QUIRE_RULES_ONLY);
-const outOfFold = rulesOnly ? new Map<string, Map<string, number>>() : cachedOutOfFold();
+/** With QUIRE_NEIGHBOURS=1 the paper's neighbourhood (neighbourhood.ts) takes the models' slot. */
+const neighbourOptions = neighbourOptionsFromEnv();
+const neighbourhood = neighbourOptions ? new Neighbourhood(taxonomy, papers, neighbourOptions) : null;
+const outOfFold = rulesOnly || neighbourhood ? new Map<string, Map<string, number>>() : cachedOutOfFold();
 
 /**
  * The models' out-of-fold log-odds; QUIRE_OOF_CACHE=FILE keeps them between runs while trying cut-offs
@@ -56,8 +60,18 @@ function cachedOutOfFold(): Map<string, Map<string, number>> {
   if (cache) writeFileSync(cache, JSON.stringify([...fitted].map(([id, z]) => [id, [...z]])));
   return fitted;
 }
-const logitsOf = (id: string): ReadonlyMap<string, number> | undefined =>
-  rulesOnly ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
+const logitsOf = (id: string): ReadonlyMap<string, number> | undefined => {
+  if (neighbourhood) {
+    const paper = byId.get(id);
+    return paper
+      ? neighbourhood.logits(
+          id,
+          engine.passing(paper).map((t) => t.slug),
+        )
+      : undefined;
+  }
+  return rulesOnly ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
+};
 
 const wide = majority(loadJudgments(/^dev-set-taxonomy(-[23])?\.jsonl$/));
 /** The third sample's papers, judged strictly like the locked set: reported apart below. */
@@ -323,6 +337,16 @@ const CUTOFFS: [number, number][] = [
   [0.75, 0.5],
   [0.8, 0.45],
   [0.8, 0.5],
+  // QUIRE_CUTOFFS="0.7:0.3,0.75:0.3" tries more (keep:floor) settings beside these.
+  ...(process.env.QUIRE_CUTOFFS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair): [number, number] => {
+      const [keep, floor] = pair.split(':').map(Number);
+      if (!(keep! > 0 && floor! > 0))
+        throw new Error(`QUIRE_CUTOFFS: "${pair}" is not keep:floor (e.g. 0.7:0.3).`);
+      return [keep!, floor!];
+    }),
 ];
 /**
  * QUIRE_SHRINKAGE=0.0005 (or a comma-separated list) tries only those shrinkages: a feature or cut-off
@@ -425,11 +449,8 @@ if (strictIds.size > 0) {
 }
 if (process.argv.includes('--write')) {
   const file = fit(all, chosen.topicL2);
-  writeFileSync(
-    join(repoRoot, 'packages/core/taxonomy/calibration.json'),
-    `${JSON.stringify(file, null, 2)}\n`,
-  );
-  console.log(
-    'wrote packages/core/taxonomy/calibration.json (set KEEP_CONFIDENCE/FLOOR_CONFIDENCE to match)',
-  );
+  // QUIRE_CALIBRATION_OUT=FILE writes a trial's fit elsewhere, for fresh-check-curve.ts FILE.
+  const out = process.env.QUIRE_CALIBRATION_OUT ?? join(repoRoot, 'packages/core/taxonomy/calibration.json');
+  writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`);
+  console.log(`wrote ${out} (set KEEP_CONFIDENCE/FLOOR_CONFIDENCE to match)`);
 }
