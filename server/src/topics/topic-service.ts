@@ -175,8 +175,8 @@ export class TopicService {
    * Every topic's counts from the stored ones in two reads: one topic after another cost two round trips
    * a topic, 328 for the list, on PostgreSQL. Only while the counts follow this taxonomy's hierarchy.
    */
-  private async everyTopicCounts(asOf: string, store: StoreDays): Promise<Map<string, TopicCounts>> {
-    const { days, totals } = await this.#counts.everyTopicCounts(store.from, asOf);
+  private async everyTopicCounts(asOf: string, from: string): Promise<Map<string, TopicCounts>> {
+    const { days, totals } = await this.#counts.everyTopicCounts(from, asOf);
     const byTopic = new Map<string, TopicCounts>();
     const of = (topic: string): TopicCounts => {
       let counts = byTopic.get(topic);
@@ -228,12 +228,13 @@ export class TopicService {
 
   private async storeDays(asOf: string, weeks: number | undefined): Promise<StoreDays> {
     const { from } = momentumDays(asOf, weeks);
-    return {
-      from,
-      allDaily: new Map((await this.#counts.allDays(from, asOf)).map((r) => [r.day, r.n])),
-      firstListingDay: await this.#counts.firstDay(),
-      counted: await this.counted(),
-    };
+    // Side by side: on PostgreSQL each is a round trip.
+    const [allDays, firstListingDay, counted] = await Promise.all([
+      this.#counts.allDays(from, asOf),
+      this.#counts.firstDay(),
+      this.counted(),
+    ]);
+    return { from, allDaily: new Map(allDays.map((r) => [r.day, r.n])), firstListingDay, counted };
   }
 
   async topic(slug: string, query: TopicQuery = {}): Promise<TopicDetail> {
@@ -250,8 +251,13 @@ export class TopicService {
   async topics(query: TopicQuery = {}): Promise<TopicSummary[]> {
     const asOf = await this.resolveAsOf(query.asOf);
     return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, async () => {
-      const store = await this.storeDays(asOf, query.weeks);
-      const counts = store.counted ? await this.everyTopicCounts(asOf, store) : null;
+      // Every topic's counts are asked beside the store's days, and dropped if the stored counts follow
+      // another hierarchy than this taxonomy's (then each topic is counted from its tags).
+      const [store, everyTopic] = await Promise.all([
+        this.storeDays(asOf, query.weeks),
+        this.everyTopicCounts(asOf, momentumDays(asOf, query.weeks).from),
+      ]);
+      const counts = store.counted ? everyTopic : null;
       const all: TopicSummary[] = [];
       for (const t of this.#taxonomy.topics) {
         const topic = counts
