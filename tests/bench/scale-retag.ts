@@ -2,7 +2,8 @@
  * The scale bench's re-tag of a whole store, timed: after its import (every paper stale and untagged), or
  * on a kept store with `--reuse DIR --retag`, which first forgets every stored tag so the run writes all
  * of them again as after an import. Also says where the time went: the store's reads of stale pages, its
- * tag writes, and the rest (tagging, on this thread unless QUIRE_TAG_THREADS is set).
+ * tag writes, and the rest (tagging, on this thread unless QUIRE_TAG_THREADS is set). On this thread they
+ * add up: reads, tagging and writes run one after another, never overlapping.
  */
 import { loadavg } from 'node:os';
 import { defaultTaxonomy } from '@quire/core';

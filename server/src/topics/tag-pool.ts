@@ -13,24 +13,10 @@ export interface PageTagger {
   close(): Promise<void>;
 }
 
-/**
- * Papers tagged between two turns of the event loop: about 10 ms of tagging, so a store that answers over
- * a network (PostgreSQL) gets each statement of the page written before sent on the next turn, and writes
- * it while this thread tags the next page, rather than after.
- */
-const TAG_SLICE = 64;
-
-/** Tags on the calling thread with an engine compiled there, a slice of the page at a time. */
+/** Tags on the calling thread with an engine compiled there. */
 export function tagHere(engine: CompiledTaxonomy): PageTagger {
   return {
-    tag: async (papers) => {
-      const tags: PaperTag[][] = [];
-      for (let i = 0; i < papers.length; i += TAG_SLICE) {
-        if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        for (const p of papers.slice(i, i + TAG_SLICE)) tags.push(engine.tag(p));
-      }
-      return tags;
-    },
+    tag: (papers) => Promise.resolve(papers.map((p) => engine.tag(p))),
     close: () => Promise.resolve(),
   };
 }
