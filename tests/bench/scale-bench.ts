@@ -29,11 +29,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultTaxonomy, type SearchResponseDto, type TopicSummary } from '@quire/core';
 import type { ImportThreadCpu } from '@quire/server/ingest/import-dumps';
-import { retag } from '@quire/server/topics/retag';
 import { startCli } from '../src/harness/run-cli.ts';
 import { requireSharedData } from '../src/paths.ts';
 import { loadCorpus } from '../src/replay/corpus.ts';
 import { syntheticId, writeCopy } from './scale-corpus.ts';
+import { forgetTags, timedRetag, type TimedRetag } from './scale-retag.ts';
 import {
   SCALE_ENGINES,
   keptPgData,
@@ -75,7 +75,8 @@ const USAGE =
   '(N copies of the corpus, default 1; --engine postgres loads and serves a throwaway PostgreSQL; --keep ' +
   'builds in DIR and keeps the database there (PostgreSQL: its own cluster in DIR/pg), --reuse serves the ' +
   'database a --keep left in DIR, on the engine it was built on; both skip the import of one more copy; ' +
-  "--verbose prints each search's cold and warm time)";
+  "--verbose prints each search's cold and warm time; --reuse DIR --retag forgets the kept store's tags " +
+  'and times the whole re-tag again, as after an import)';
 
 /** What a `--keep` folder holds besides the database, so `--reuse` knows what it serves. */
 const KEPT_FILE = 'scale-kept.json';
@@ -95,6 +96,8 @@ interface ScaleOptions {
   engine: ScaleEngineName;
   /** Each of the 40 searches' cold and warm time, in a table (which kinds are slow). */
   verbose: boolean;
+  /** With --reuse: forget the kept store's tags and re-tag it whole, timed, before serving it. */
+  retag: boolean;
 }
 
 /** Says why the bench will not run, and stops before anything is made: no stack trace for a wrong option. */
@@ -104,7 +107,14 @@ function refuse(message: string): never {
 }
 
 function parseOptions(args: readonly string[]): ScaleOptions {
-  let values: { copies?: string; keep?: string; reuse?: string; engine?: string; verbose?: boolean } = {};
+  let values: {
+    copies?: string;
+    keep?: string;
+    reuse?: string;
+    engine?: string;
+    verbose?: boolean;
+    retag?: boolean;
+  } = {};
   try {
     values = parseArgs({
       args: [...args],
@@ -114,6 +124,7 @@ function parseOptions(args: readonly string[]): ScaleOptions {
         reuse: { type: 'string' },
         engine: { type: 'string' },
         verbose: { type: 'boolean' },
+        retag: { type: 'boolean' },
       },
       strict: true,
     }).values;
@@ -138,14 +149,23 @@ function parseOptions(args: readonly string[]): ScaleOptions {
       reuse: true,
       engine: keptEngine,
       verbose: values.verbose ?? false,
+      retag: values.retag ?? false,
     };
   }
+  if (values.retag) refuse(`--retag re-tags a kept store: give it with --reuse DIR.\n${USAGE}`);
   const n = Number(values.copies ?? 1);
   if (!Number.isInteger(n) || n < 1)
     refuse(`--copies needs a whole number of at least 1, not "${values.copies}".\n${USAGE}`);
   if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0)
     refuse(`--keep ${values.keep}: the folder is not empty; name a new or empty one (or --reuse it).`);
-  return { copies: n, dir: values.keep ?? null, reuse: false, engine, verbose: values.verbose ?? false };
+  return {
+    copies: n,
+    dir: values.keep ?? null,
+    reuse: false,
+    engine,
+    verbose: values.verbose ?? false,
+    retag: false,
+  };
 }
 
 function readKept(dir: string): KeptBuild {
@@ -344,7 +364,7 @@ async function build(
   // stale), timed apart. CPU seconds are the whole process's, its threads included.
   const store = await engine.open();
   t0 = performance.now();
-  let cpu0 = process.cpuUsage();
+  const cpu0 = process.cpuUsage();
   const report = await store.importPaths([corpusDir], {
     tagWith: defaultTaxonomy(),
     onFileDone: (file) =>
@@ -363,21 +383,10 @@ async function build(
   );
   const threads = report.threadCpuMs ? threadCpu(report.threadCpuMs, importCpuMs, inserted) : null;
   if (threads) say(`  CPU by thread: ${threads.line}`);
-  let lastShown = performance.now();
-  t0 = performance.now();
-  cpu0 = process.cpuUsage();
-  const retagged = await retag(store.tags, defaultTaxonomy(), {
-    onProgress: (done, total) => {
-      if (performance.now() - lastShown < 10_000) return;
-      lastShown = performance.now();
-      say(`  tagging ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`);
-    },
-  });
-  const tagMs = performance.now() - t0;
-  const tagCpuMs = cpuMs(cpu0);
+  const { tagged, tagMs, tagCpuMs } = await timedRetag(store.tags, say);
   await store.close();
   say(
-    `tagging (the re-tag after the import): ${retagged.stalePapers.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((retagged.stalePapers * 1000) / Math.max(1, tagMs))} papers/s, ${s(tagCpuMs)} CPU; ` +
+    `tagging (the re-tag after the import): ${tagged.toLocaleString('en-US')} papers in ${s(tagMs)} = ${Math.round((tagged * 1000) / Math.max(1, tagMs))} papers/s, ${s(tagCpuMs)} CPU; ` +
       `import + tag ${s(importMs + tagMs)}, ${s(importCpuMs + tagCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
   );
   return {
@@ -390,10 +399,29 @@ async function build(
     taggedInImport,
     tagMs,
     tagCpuMs,
-    tagged: retagged.stalePapers,
+    tagged,
     extraFile,
     threadCpuMs: threads?.figures ?? null,
   };
+}
+
+/** `--reuse DIR --retag`: the kept store's tags forgotten, then the whole re-tag timed as after an import. */
+async function retagKept(engine: ScaleEngine): Promise<TimedRetag> {
+  const store = await engine.open();
+  try {
+    let t0 = performance.now();
+    await forgetTags(store.tags);
+    say(`  forgot every stored tag in ${s(performance.now() - t0)}`);
+    t0 = performance.now();
+    const timed = await timedRetag(store.tags, say);
+    say(
+      `tagging (the kept store re-tagged whole): ${timed.tagged.toLocaleString('en-US')} papers in ${s(timed.tagMs)} = ` +
+        `${Math.round((timed.tagged * 1000) / Math.max(1, timed.tagMs))} papers/s, ${s(timed.tagCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
+    );
+    return timed;
+  } finally {
+    await store.close();
+  }
 }
 
 /**
@@ -469,7 +497,11 @@ async function measureOn(
 ): Promise<Record<string, unknown>> {
   const { copies } = options;
   let built: Built | null = null;
-  if (options.reuse) {
+  let retagged: TimedRetag | null = null;
+  if (options.reuse && options.retag) {
+    say(`re-tagging the database kept in ${dir} (${copies} copies) whole, as after an import`);
+    retagged = await retagKept(engine);
+  } else if (options.reuse) {
     say(`serving the database kept in ${dir} (${copies} copies): nothing built, imported or tagged`);
   } else {
     built = await build(corpus, copies, dir, engine);
@@ -569,6 +601,15 @@ async function measureOn(
           importCpuMs: Math.round(built.importCpuMs),
           importThreadCpuMs: built.threadCpuMs,
           tagCpuMs: Math.round(built.tagCpuMs),
+        }),
+    ...(retagged === null
+      ? {}
+      : {
+          retagMs: Math.round(retagged.tagMs),
+          retagPapersPerSec: Math.round((retagged.tagged * 1000) / Math.max(1, retagged.tagMs)),
+          retagCpuMs: Math.round(retagged.tagCpuMs),
+          retagReadMs: Math.round(retagged.readMs),
+          retagWriteMs: Math.round(retagged.writeMs),
         }),
     dbMiB: round(dbBytes / MiB),
     dbAfterOneMoreMiB: beside?.dbAfterMiB ?? null,

@@ -166,6 +166,50 @@ describe.each(ENGINES)('tag stores on $name', (engine) => {
       expect(await counts.latestDay()).toBe('2026-04-05');
     });
 
+    it("reads every topic's days in a window and totals by the as-of day at once", async () => {
+      await tagAll({
+        '2604.00001': [tag('rl-agents', 5)],
+        '2604.00002': [tag('rl', 3), tag('cv', 2)],
+        '2604.00003': [tag('cv', 4)],
+        '2604.00004': [tag('rl-agents', 6)],
+      });
+      expect(await stores().counts.everyTopicCounts(...APRIL)).toEqual({
+        days: [
+          { topic: 'cv', day: '2026-04-02', n: 2 },
+          { topic: 'rl', day: '2026-04-02', n: 1 },
+          { topic: 'rl', day: '2026-04-05', n: 1 },
+          { topic: 'rl-agents', day: '2026-04-05', n: 1 },
+        ],
+        totals: [
+          { topic: 'cv', n: 2 },
+          { topic: 'rl', n: 2 },
+          { topic: 'rl-agents', n: 1 },
+        ],
+      });
+      // Days before the window still count in the totals; days after the as-of day in neither.
+      expect(await stores().counts.everyTopicCounts('2026-04-03', '2026-04-30')).toEqual({
+        days: [
+          { topic: 'rl', day: '2026-04-05', n: 1 },
+          { topic: 'rl-agents', day: '2026-04-05', n: 1 },
+        ],
+        totals: [
+          { topic: 'cv', n: 2 },
+          { topic: 'rl', n: 2 },
+          { topic: 'rl-agents', n: 1 },
+        ],
+      });
+      expect(await stores().counts.everyTopicCounts('2026-04-01', '2026-04-04')).toEqual({
+        days: [
+          { topic: 'cv', day: '2026-04-02', n: 2 },
+          { topic: 'rl', day: '2026-04-02', n: 1 },
+        ],
+        totals: [
+          { topic: 'cv', n: 2 },
+          { topic: 'rl', n: 1 },
+        ],
+      });
+    });
+
     it('moves the counts with a corrected listing date, and re-tags the changed paper', async () => {
       await tagAll({ '2604.00001': [tag('rl-agents', 5)], '2604.00002': [tag('rl', 3)] });
       // A read listing date replaces the estimated one.

@@ -7,6 +7,12 @@ import { settled } from './settled.ts';
 const TOPIC_DAYS = `
 SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = ? AND listing_date BETWEEN ? AND ?`;
 const TOPIC_TOTAL = `SELECT COALESCE(SUM(n), 0) FROM topic_day_counts WHERE topic = ? AND listing_date <= ?`;
+// The same for every topic at once, for the topic list: two reads instead of two a topic.
+const EVERY_TOPIC_DAYS = `
+SELECT topic, listing_date AS day, n FROM topic_day_counts WHERE listing_date BETWEEN ? AND ?
+ORDER BY topic, listing_date`;
+const EVERY_TOPIC_TOTAL = `
+SELECT topic, SUM(n) AS n FROM topic_day_counts WHERE listing_date <= ? GROUP BY topic ORDER BY topic`;
 // Read backwards along paper_topics_latest and stopped at the limit: a topic of 400,000 papers costs as
 // little as one of 400.
 const TOPIC_LATEST = `
@@ -42,6 +48,18 @@ export interface DayCount {
   n: number;
 }
 
+export interface TopicDayCount extends DayCount {
+  topic: string;
+}
+
+/** Every topic's stored counts at once (a topic with no counted paper is in neither list). */
+export interface EveryTopicCounts {
+  /** Listed papers per topic per day over the days asked, by topic then day. */
+  days: TopicDayCount[];
+  /** Listed papers per topic up to the as-of day, by topic. */
+  totals: { topic: string; n: number }[];
+}
+
 /** What momentum and a topic's latest papers are read from: listed papers per topic per day, and per day. */
 export interface TopicCountsStore {
   /** Changes whenever another connection commits, so answers computed before can be dropped. */
@@ -53,6 +71,8 @@ export interface TopicCountsStore {
   /** From the stored counts, which follow the stored hierarchy. */
   topicDays(topic: string, from: string, to: string): Promise<DayCount[]>;
   topicTotal(topic: string, asOf: string): Promise<number>;
+  /** topicDays and topicTotal of every topic in one answer (the topic list), from the stored counts. */
+  everyTopicCounts(from: string, asOf: string): Promise<EveryTopicCounts>;
   /** The topic's newest `limit` papers listed by `asOf`, newest first (ties by id, highest first). */
   topicLatest(topic: string, asOf: string, limit: number): Promise<string[]>;
   /** Papers per day holding a tag of any of `topics` (a topic and its narrower ones), from the tags. */
@@ -65,6 +85,8 @@ export interface TopicCountsStore {
 export class SqliteTopicCountsStore implements TopicCountsStore {
   readonly #topicDays: Statement<[string, string, string], DayCount>;
   readonly #topicTotal: Statement<[string, string], number>;
+  readonly #everyTopicDays: Statement<[string, string], TopicDayCount>;
+  readonly #everyTopicTotal: Statement<[string], { topic: string; n: number }>;
   readonly #topicLatest: Statement<[string, string, number], string>;
   readonly #scanDaily: Statement<[string, string], DayCount>;
   readonly #scanPaperIds: Statement<[string, string, number], { id: string }>;
@@ -77,6 +99,8 @@ export class SqliteTopicCountsStore implements TopicCountsStore {
   constructor(db: Database) {
     this.#topicDays = db.prepare(TOPIC_DAYS);
     this.#topicTotal = db.prepare<[string, string], number>(TOPIC_TOTAL).pluck();
+    this.#everyTopicDays = db.prepare(EVERY_TOPIC_DAYS);
+    this.#everyTopicTotal = db.prepare(EVERY_TOPIC_TOTAL);
     this.#topicLatest = db.prepare<[string, string, number], string>(TOPIC_LATEST).pluck();
     this.#scanDaily = db.prepare(SCAN_TOPIC_DAILY);
     this.#scanPaperIds = db.prepare(SCAN_TOPIC_PAPER_IDS);
@@ -109,6 +133,13 @@ export class SqliteTopicCountsStore implements TopicCountsStore {
 
   topicTotal(topic: string, asOf: string): Promise<number> {
     return settled(() => this.#topicTotal.get(topic, asOf) ?? 0);
+  }
+
+  everyTopicCounts(from: string, asOf: string): Promise<EveryTopicCounts> {
+    return settled(() => ({
+      days: this.#everyTopicDays.all(from, asOf),
+      totals: this.#everyTopicTotal.all(asOf),
+    }));
   }
 
   topicLatest(topic: string, asOf: string, limit: number): Promise<string[]> {

@@ -27,6 +27,12 @@ const ASK_PAPERS = 1500;
  */
 export const TOPIC_PAPERS_LISTED = 10_000;
 
+/** One topic's listed papers per day over the days momentum reads, and in all by the as-of day. */
+interface TopicCounts {
+  daily: Map<string, number>;
+  total: number;
+}
+
 /** What momentum needs from the whole store, read once per answer and shared by every topic in it. */
 interface StoreDays {
   /** The days momentum reads, as-of day included: topic counts are read over the same range. */
@@ -151,11 +157,7 @@ export class TopicService {
     return this.#counted;
   }
 
-  private async topicDays(
-    slug: string,
-    asOf: string,
-    store: StoreDays,
-  ): Promise<{ daily: Map<string, number>; total: number }> {
+  private async topicDays(slug: string, asOf: string, store: StoreDays): Promise<TopicCounts> {
     const daily = new Map<string, number>();
     if (store.counted) {
       for (const row of await this.#counts.topicDays(slug, store.from, asOf)) daily.set(row.day, row.n);
@@ -169,20 +171,40 @@ export class TopicService {
     return { daily, total };
   }
 
+  /**
+   * Every topic's counts from the stored ones in two reads: one topic after another cost two round trips
+   * a topic, 328 for the list, on PostgreSQL. Only while the counts follow this taxonomy's hierarchy.
+   */
+  private async everyTopicCounts(asOf: string, from: string): Promise<Map<string, TopicCounts>> {
+    const { days, totals } = await this.#counts.everyTopicCounts(from, asOf);
+    const byTopic = new Map<string, TopicCounts>();
+    const of = (topic: string): TopicCounts => {
+      let counts = byTopic.get(topic);
+      if (!counts) {
+        counts = { daily: new Map(), total: 0 };
+        byTopic.set(topic, counts);
+      }
+      return counts;
+    };
+    for (const row of days) of(row.topic).daily.set(row.day, row.n);
+    for (const row of totals) of(row.topic).total = row.n;
+    return byTopic;
+  }
+
   /** The topic's newest TOPIC_PAPERS_LISTED papers listed by `asOf`, newest first (ties by id, highest first). */
   private paperIds(slug: string, asOf: string, store: StoreDays): Promise<string[]> {
     if (store.counted) return this.#counts.topicLatest(slug, asOf, TOPIC_PAPERS_LISTED);
     return this.#counts.scanTopicLatest(this.closure(slug), asOf, TOPIC_PAPERS_LISTED);
   }
 
-  private async summary(
+  private summary(
     slug: string,
     asOf: string,
     weeks: number | undefined,
     store: StoreDays,
-  ): Promise<TopicSummary> {
+    { daily, total }: TopicCounts,
+  ): TopicSummary {
     const spec = this.topicSpec(slug);
-    const { daily, total } = await this.topicDays(slug, asOf, store);
     const momentum = computeMomentum({
       asOf,
       topicDaily: daily,
@@ -206,12 +228,13 @@ export class TopicService {
 
   private async storeDays(asOf: string, weeks: number | undefined): Promise<StoreDays> {
     const { from } = momentumDays(asOf, weeks);
-    return {
-      from,
-      allDaily: new Map((await this.#counts.allDays(from, asOf)).map((r) => [r.day, r.n])),
-      firstListingDay: await this.#counts.firstDay(),
-      counted: await this.counted(),
-    };
+    // Side by side: on PostgreSQL each is a round trip.
+    const [allDays, firstListingDay, counted] = await Promise.all([
+      this.#counts.allDays(from, asOf),
+      this.#counts.firstDay(),
+      this.counted(),
+    ]);
+    return { from, allDaily: new Map(allDays.map((r) => [r.day, r.n])), firstListingDay, counted };
   }
 
   async topic(slug: string, query: TopicQuery = {}): Promise<TopicDetail> {
@@ -219,7 +242,7 @@ export class TopicService {
     const asOf = await this.resolveAsOf(query.asOf);
     return this.cached(`topic:${slug}:${asOf}:${query.weeks ?? ''}`, async () => {
       const store = await this.storeDays(asOf, query.weeks);
-      const summary = await this.summary(slug, asOf, query.weeks, store);
+      const summary = this.summary(slug, asOf, query.weeks, store, await this.topicDays(slug, asOf, store));
       return { ...summary, paperIds: await this.paperIds(slug, asOf, store) };
     });
   }
@@ -228,9 +251,20 @@ export class TopicService {
   async topics(query: TopicQuery = {}): Promise<TopicSummary[]> {
     const asOf = await this.resolveAsOf(query.asOf);
     return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, async () => {
-      const store = await this.storeDays(asOf, query.weeks);
+      // Every topic's counts are asked beside the store's days, and dropped if the stored counts follow
+      // another hierarchy than this taxonomy's (then each topic is counted from its tags).
+      const [store, everyTopic] = await Promise.all([
+        this.storeDays(asOf, query.weeks),
+        this.everyTopicCounts(asOf, momentumDays(asOf, query.weeks).from),
+      ]);
+      const counts = store.counted ? everyTopic : null;
       const all: TopicSummary[] = [];
-      for (const t of this.#taxonomy.topics) all.push(await this.summary(t.slug, asOf, query.weeks, store));
+      for (const t of this.#taxonomy.topics) {
+        const topic = counts
+          ? (counts.get(t.slug) ?? { daily: new Map<string, number>(), total: 0 })
+          : await this.topicDays(t.slug, asOf, store);
+        all.push(this.summary(t.slug, asOf, query.weeks, store, topic));
+      }
       return all;
     });
   }

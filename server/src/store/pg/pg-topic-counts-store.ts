@@ -1,5 +1,5 @@
 import type { AskablePaper } from '@quire/core';
-import type { DayCount, TopicCountsStore } from '../topic-counts-store.ts';
+import type { DayCount, EveryTopicCounts, TopicCountsStore, TopicDayCount } from '../topic-counts-store.ts';
 import type { PgPool } from './pg-pool.ts';
 
 // SQLite's topic-count reads (topic-counts-store.ts) for PostgreSQL; the counts are kept by the triggers of
@@ -9,6 +9,12 @@ SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = $1 AND listing
 ORDER BY listing_date`;
 const TOPIC_TOTAL = `
 SELECT coalesce(sum(n), 0)::integer AS n FROM topic_day_counts WHERE topic = $1 AND listing_date <= $2`;
+// The same for every topic at once, for the topic list: two statements instead of two a topic.
+const EVERY_TOPIC_DAYS = `
+SELECT topic, listing_date AS day, n FROM topic_day_counts WHERE listing_date BETWEEN $1 AND $2
+ORDER BY topic, listing_date`;
+const EVERY_TOPIC_TOTAL = `
+SELECT topic, sum(n)::integer AS n FROM topic_day_counts WHERE listing_date <= $1 GROUP BY topic ORDER BY topic`;
 const TOPIC_LATEST = `
 SELECT paper_id FROM paper_topics WHERE topic = $1 AND listing_date <= $2
 ORDER BY listing_date DESC, paper_id DESC LIMIT $3`;
@@ -63,6 +69,15 @@ export class PgTopicCountsStore implements TopicCountsStore {
 
   async topicTotal(topic: string, asOf: string): Promise<number> {
     return (await this.pool.query<{ n: number }>(TOPIC_TOTAL, [topic, asOf])).rows[0]?.n ?? 0;
+  }
+
+  async everyTopicCounts(from: string, asOf: string): Promise<EveryTopicCounts> {
+    // Two statements over the pool side by side; each is one pass over the counts.
+    const [days, totals] = await Promise.all([
+      this.pool.query<TopicDayCount>(EVERY_TOPIC_DAYS, [from, asOf]),
+      this.pool.query<{ topic: string; n: number }>(EVERY_TOPIC_TOTAL, [asOf]),
+    ]);
+    return { days: days.rows, totals: totals.rows };
   }
 
   async topicLatest(topic: string, asOf: string, limit: number): Promise<string[]> {
