@@ -1,5 +1,5 @@
 import type { Match } from '../search-match.ts';
-import { clausesMet, type ClauseParams, type PostingAtom } from './pg-search-postings-window.ts';
+import { clausesMet, filtersFrom, type ClauseParams, type PostingAtom } from './pg-search-postings-window.ts';
 import type { SearchVector } from './pg-search-queries.ts';
 
 /*
@@ -60,7 +60,7 @@ export function PHRASE_WINDOW(
   phrase: PhraseParams,
 ): string {
   const { from, score } = clausesMet(clauses, vector, params, filters === '' ? '$2' : null);
-  const papers = filters === '' ? '' : `\n  JOIN papers d ON d.id = c0.paper_id WHERE TRUE${filters}`;
+  const papers = filtersFrom(filters);
   const holds = (id: string) =>
     `EXISTS (SELECT 1 FROM paper_search s WHERE s.paper_id = ${id} AND s.${vector} @@ ${phrase.query}::tsquery OFFSET 0)`;
   return `

@@ -171,6 +171,18 @@ export function clausesMet(
   return { from: `(${first}) c0${joins}`, score: ['c0.s', ...rest.map((_, i) => `c${i + 1}.s`)].join(' + ') };
 }
 
+/** The paper's id filters test when they read no papers row, and when they do (as `d`). */
+export const POSTINGS_CLAUSE_ID = 'c0.paper_id';
+export const POSTINGS_PAPERS_ID = 'd.id';
+
+/** The filters over the clauses met: the papers row joined only when they read it. */
+export function filtersFrom(filters: string): string {
+  if (filters === '') return '';
+  // Filters written over the row name `d`'s columns (pg-search-queries.ts); over the clause's id, none.
+  const rowRead = /\bd\./.test(filters);
+  return `${rowRead ? '\n  JOIN papers d ON d.id = c0.paper_id' : ''} WHERE TRUE${filters}`;
+}
+
 /**
  * The window's SQL over `clauses`, whose words and their idf are parameters `params` names (atom by atom,
  * in order); `$1` ts_rank's weights, `$2` the window, `$3`/`$4` the page; `filters` over the papers row
@@ -185,7 +197,7 @@ export function POSTINGS_WINDOW(
 ): string {
   // Unfiltered: a filter may pass only papers deep in every word's list.
   const { from, score } = clausesMet(clauses, vector, params, filters === '' ? '$2' : null);
-  const papers = filters === '' ? '' : `\n  JOIN papers d ON d.id = c0.paper_id WHERE TRUE${filters}`;
+  const papers = filtersFrom(filters);
   return `
 WITH w AS MATERIALIZED (
   SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}
