@@ -22,9 +22,15 @@ const WEIGHT = { title: 'A', authors: 'B', abstract: 'C' } as const;
 /**
  * The match as clauses every matching paper satisfies, each one of its words (in the columns asked), the
  * words in pg-tsquery.ts rankedLeaves' order (so the i-th word is the i-th ranked part); null when the
- * match is not made of words alone.
+ * match is not made of words alone. `phrasesAsWords`: a phrase ANDed with the rest is taken as its words,
+ * each a clause of its own (the papers holding them all, a superset of the phrase's: see
+ * pg-search-phrase-window.ts), its words then no longer in rankedLeaves' order.
  */
-export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): PostingAtom[][] | null {
+export function postingClauses(
+  match: Match,
+  weights: string = EVERY_WEIGHT,
+  phrasesAsWords = false,
+): PostingAtom[][] | null {
   switch (match.kind) {
     case 'word':
       // A prefix joined with other words is left to the vectors: its completions' postings (every one of
@@ -33,12 +39,13 @@ export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): Po
       return match.prefix ? null : [[{ term: match.term, weights }]];
     case 'phrase': {
       const [only] = match.terms;
-      return match.terms.length === 1 && only !== undefined ? [[{ term: only, weights }]] : null;
+      if (match.terms.length === 1 && only !== undefined) return [[{ term: only, weights }]];
+      return phrasesAsWords ? match.terms.map((term) => [{ term, weights }]) : null;
     }
     case 'all': {
       const clauses: PostingAtom[][] = [];
       for (const m of match.of) {
-        const part = postingClauses(m, weights);
+        const part = postingClauses(m, weights, phrasesAsWords);
         if (part === null) return null;
         clauses.push(...part);
       }
@@ -47,7 +54,7 @@ export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): Po
     case 'any': {
       const atoms: PostingAtom[] = [];
       for (const m of match.of) {
-        const part = postingClauses(m, weights);
+        const part = postingClauses(m, weights, phrasesAsWords);
         // An alternative that is itself several clauses (an AND inside an OR) is not one clause.
         if (part === null || part.length !== 1 || part[0] === undefined) return null;
         atoms.push(...part[0]);
@@ -58,7 +65,7 @@ export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): Po
       const allowed = match.columns.map((c) => WEIGHT[c]);
       const narrowed = [...weights].filter((w) => allowed.includes(w as 'A' | 'B' | 'C')).join('');
       // No column left matches nothing: RANKED_WINDOW says so.
-      return narrowed === '' ? null : postingClauses(match.of, narrowed);
+      return narrowed === '' ? null : postingClauses(match.of, narrowed, phrasesAsWords);
     }
     case 'without':
       return null;
@@ -147,7 +154,7 @@ function newestOnly(clauses: readonly PostingAtom[][], vector: SearchVector): bo
 }
 
 /** The clauses met on the paper's id (`c0`), with the summed score (`score`). */
-function clausesMet(
+export function clausesMet(
   clauses: readonly PostingAtom[][],
   vector: SearchVector,
   params: ClauseParams,
@@ -164,6 +171,18 @@ function clausesMet(
   return { from: `(${first}) c0${joins}`, score: ['c0.s', ...rest.map((_, i) => `c${i + 1}.s`)].join(' + ') };
 }
 
+/** The paper's id filters test when they read no papers row, and when they do (as `d`). */
+export const POSTINGS_CLAUSE_ID = 'c0.paper_id';
+export const POSTINGS_PAPERS_ID = 'd.id';
+
+/** The filters over the clauses met: the papers row joined only when they read it. */
+export function filtersFrom(filters: string): string {
+  if (filters === '') return '';
+  // Filters written over the row name `d`'s columns (pg-search-queries.ts); over the clause's id, none.
+  const rowRead = /\bd\./.test(filters);
+  return `${rowRead ? '\n  JOIN papers d ON d.id = c0.paper_id' : ''} WHERE TRUE${filters}`;
+}
+
 /**
  * The window's SQL over `clauses`, whose words and their idf are parameters `params` names (atom by atom,
  * in order); `$1` ts_rank's weights, `$2` the window, `$3`/`$4` the page; `filters` over the papers row
@@ -178,7 +197,7 @@ export function POSTINGS_WINDOW(
 ): string {
   // Unfiltered: a filter may pass only papers deep in every word's list.
   const { from, score } = clausesMet(clauses, vector, params, filters === '' ? '$2' : null);
-  const papers = filters === '' ? '' : `\n  JOIN papers d ON d.id = c0.paper_id WHERE TRUE${filters}`;
+  const papers = filtersFrom(filters);
   return `
 WITH w AS MATERIALIZED (
   SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}

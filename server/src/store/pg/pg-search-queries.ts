@@ -12,13 +12,14 @@ export const FROM_FILTER = (p: string) => `d.listing_date >= ${p}`;
 export const TO_FILTER = (p: string) => `d.listing_date <= ${p}`;
 // Semi-joins the planner may drive from either side: the topic's papers read through its index when the
 // topic is small, a probe per match when the text is.
-export const TOPIC_TAGS_FILTER = (p: string) =>
-  `d.id IN (SELECT paper_id FROM paper_tags WHERE topic = ANY(${p}::text[]))`;
-export const TOPIC_CLOSURE_FILTER = (p: string) =>
-  `d.id IN (SELECT paper_id FROM paper_topics WHERE topic = ANY(${p}::text[]))`;
+export const TOPIC_TAGS_FILTER = (p: string, id = 'd.id') =>
+  `${id} IN (SELECT paper_id FROM paper_tags WHERE topic = ANY(${p}::text[]))`;
+export const TOPIC_CLOSURE_FILTER = (p: string, id = 'd.id') =>
+  `${id} IN (SELECT paper_id FROM paper_topics WHERE topic = ANY(${p}::text[]))`;
 // A category asked for matches itself and, as an archive ("cs"), every category in it ("cs.LG"): read
-// through the two lookups of migration category-lookups.
-export const CATEGORY_FILTER = (p: string) => `d.id IN (SELECT paper_id FROM paper_categories
+// through the two lookups of migration category-lookups. `id`: the paper's id where no papers row is read
+// (a postings window under topic or category filters alone).
+export const CATEGORY_FILTER = (p: string, id = 'd.id') => `${id} IN (SELECT paper_id FROM paper_categories
   WHERE lower(category) = ANY(${p}::text[]) OR lower(split_part(category, '.', 1)) = ANY(${p}::text[]))`;
 
 /**
