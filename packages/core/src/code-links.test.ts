@@ -100,4 +100,11 @@ describe('findCodeLinks', () => {
     expect(findCodeLinks('We study GitHub usage on github and gitlab.')).toEqual([]);
     expect(findCodeLinks()).toEqual([]);
   });
+
+  it('finds a host written in any case or with LaTeX escapes in its path', () => {
+    expect(findCodeLinks('Code: HTTPS://GITHUB.COM/Acme/my\\_tool and HF.co/org/model.')).toEqual([
+      'https://github.com/Acme/my_tool',
+      'https://huggingface.co/org/model',
+    ]);
+  });
 });

@@ -11,6 +11,10 @@
 const LINK =
   /(?<![\w.@/-])(?:https?:\/\/)?(?:www\.)?(github\.com|gitlab\.com|huggingface\.co|hf\.co)\/([^\s<>"'`{}()[\]\\|^]*)/gi;
 
+// Any of the hosts, tested before LINK's slower scan: most abstracts name none. Unescaping LATEX_ESCAPE
+// cannot make one appear, since no host contains the characters it unescapes.
+const ANY_HOST = /github\.com|gitlab\.com|huggingface\.co|hf\.co/i;
+
 // LaTeX escapes that abstracts use inside URLs ("my\_repo").
 const LATEX_ESCAPE = /\\([_%#&~])/g;
 
@@ -126,7 +130,7 @@ export function findCodeLinks(...texts: (string | null | undefined)[]): string[]
   const seen = new Set<string>();
   const links: string[] = [];
   for (const text of texts) {
-    if (!text) continue;
+    if (!text || !ANY_HOST.test(text)) continue;
     for (const match of text.replace(LATEX_ESCAPE, '$1').matchAll(LINK)) {
       const link = repositoryOf(match[1] ?? '', match[2] ?? '');
       if (link === null || seen.has(link.toLowerCase())) continue;

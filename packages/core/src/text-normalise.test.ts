@@ -15,6 +15,7 @@ describe('text normalisation', () => {
 
   it('composes Unicode so both spellings of an accent are one string', () => {
     expect(normaliseText('Mu\u0308ller')).toBe('M\u00fcller');
+    expect(normaliseText(' plain\n ASCII\ttext ')).toBe('plain ASCII text');
   });
 });
 
@@ -25,6 +26,9 @@ describe('author names', () => {
     expect(normaliseAuthorName('Daria Eckert and')).toBe('Daria Eckert');
     expect(normaliseAuthorName('Anand Rao')).toBe('Anand Rao');
     expect(normaliseAuthorName('Andrea Bertozzi')).toBe('Andrea Bertozzi');
+    expect(normaliseAuthorName('; Li Wei ;,')).toBe('Li Wei');
+    expect(normaliseAuthorName('Fernand')).toBe('Fernand');
+    expect(normaliseAuthorName('and')).toBe('');
   });
 
   it('keys names ignoring case, accents, dots and commas', () => {

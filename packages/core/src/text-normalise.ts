@@ -16,13 +16,30 @@ export function collapseWhitespace(s: string): string {
  * accent compares and searches the same.
  */
 export function normaliseText(s: string): string {
-  return collapseWhitespace(s.normalize('NFC'));
+  // ASCII is its own NFC; most titles and abstracts skip the ICU call.
+  return collapseWhitespace(NON_ASCII.test(s) ? s.normalize('NFC') : s);
 }
+
+const NON_ASCII = /[^\0-\x7f]/;
+// What normaliseAuthorName strips, checked at the ends first: most names have none of it.
+const LIST_PUNCTUATION = /^[\s,;]+|[\s,;]+$/g;
 
 /** An author name as displayed: text-normalised, stray list punctuation at either end removed. */
 export function normaliseAuthorName(name: string): string {
-  return normaliseText(name)
-    .replace(/^[\s,;]+|[\s,;]+$/g, '')
+  const text = normaliseText(name);
+  // Trimmed already, so only a comma or semicolon can sit at an end.
+  const first = text.charAt(0);
+  const last = text.charAt(text.length - 1);
+  const clean =
+    first !== ',' &&
+    first !== ';' &&
+    last !== ',' &&
+    last !== ';' &&
+    !text.startsWith('and') &&
+    !text.endsWith('and');
+  if (clean) return text;
+  return text
+    .replace(LIST_PUNCTUATION, '')
     .replace(/^and(?:\s+|$)/, '')
     .replace(/\s+and$/, '');
 }

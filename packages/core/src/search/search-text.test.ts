@@ -77,6 +77,13 @@ describe('author keys', () => {
     ]);
   });
 
+  it('gives each key once when a one-letter first name or the initials make two alike', () => {
+    expect(authorKeys(['j', 'doe'])).toEqual(['jdoe']);
+    expect(authorKeys(['jane', 'doe'])).toEqual(['janedoe', 'jdoe']);
+    // all initials "ab" + doe is the first+last key again
+    expect(authorKeys(['ab', 'b', 'doe'])).toEqual(['abdoe', 'adoe']);
+  });
+
   it('looks a filter up by first and last name, or by initials when written so', () => {
     expect(authorFilterKey('Jane Doe')).toBe('janedoe');
     expect(authorFilterKey('Jane M. Doe')).toBe('janedoe');
@@ -113,6 +120,36 @@ describe('columnTerms', () => {
       'x1y',
       'email',
     ]);
+  });
+
+  it('folds plurals before dropping function words, in ASCII and accented text alike', () => {
+    expect(columnTerms('Policies ties dies process focus analysis agents GPT4s 3s abcs')).toEqual([
+      'policy',
+      'tie',
+      'die',
+      'process',
+      'focus',
+      'analysis',
+      'agent',
+      'gpt4',
+      '3s',
+      'abc',
+    ]);
+    // "theses" folds to "these", "theirs" to "their", "ours" to "our": function words once folded
+    expect(columnTerms('theses theirs ours which whichever')).toEqual(['whichever']);
+    expect(columnTerms('Müller policies über-agents')).toEqual([
+      'muller',
+      'policy',
+      'uber',
+      'agent',
+      'uberagent',
+    ]);
+  });
+
+  it('reads apostrophes and hyphens, ASCII or typographic, as joiners inside a word only', () => {
+    // single letters and "it" are dropped as parts; the joined words keep them
+    expect(columnTerms("O'Neil's e\u2011mails it\u2019s")).toEqual(['neil', 'mail', 'oneil', 'email', 'its']);
+    expect(columnTerms("'quoted' -dash- 2-3-4")).toEqual(['quoted', 'dash', '2', '3', '4', '234']);
   });
 
   it('reads plain ASCII (its one-pass path) exactly as the general path reads the same text', () => {

@@ -1,4 +1,4 @@
-import { foldLower, foldLowered } from '../tagging/tokenise.ts';
+import { foldLower, foldLowered, foldLoweredSlice } from '../tagging/tokenise.ts';
 
 /**
  * How search reads arXiv text. The index, the query and the highlighter all go through these functions, so
@@ -38,12 +38,16 @@ const STOPWORDS: ReadonlySet<string> = new Set(
     'was we were which with'
   ).split(' '),
 );
+// Longer terms skip the set, which would hash each one: most words of an abstract are longer.
+const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((w) => w.length));
 
 // Most abstracts are plain ASCII without maths; they skip the replacements below, which dominate the
 // time to index the corpus otherwise.
 const LATEX_CHARS = /[\\{}$^_~]/;
 // Code units, not code points: the same answer, without the slower Unicode mode.
 const NON_ASCII = /[\u0080-\uffff]/;
+// Either of the two above, in one scan: text without them is only lowercased.
+const LATEX_OR_NON_ASCII = /[\\{}$^_~\u0080-\uffff]/;
 
 /** Lowercased, accent-free text with LaTeX markup removed. */
 export function normaliseSearchText(text: string): string {
@@ -78,15 +82,20 @@ export const AUTHOR_SEPARATOR = ', ';
  * initials+last ("jmdoe" for Jane M. Doe). Single names have none; their word is the key.
  */
 export function authorKeys(words: readonly string[]): string[] {
-  const last = words.at(-1);
-  if (words.length < 2 || last === undefined) return [];
-  const given = words.slice(0, -1);
-  const keys = new Set([
-    `${given[0] ?? ''}${last}`,
-    `${given[0]?.charAt(0) ?? ''}${last}`,
-    `${given.map((w) => w.charAt(0)).join('')}${last}`,
-  ]);
-  return [...keys];
+  const n = words.length;
+  const first = words[0];
+  const last = words[n - 1];
+  if (n < 2 || first === undefined || last === undefined) return [];
+  let initials = '';
+  for (let i = 0; i < n - 1; i++) initials += words[i]?.charAt(0) ?? '';
+  // The three keys, each once, in this order (two coincide for a one-letter first name or one given name).
+  const firstLast = `${first}${last}`;
+  const initialLast = `${first.charAt(0)}${last}`;
+  const initialsLast = `${initials}${last}`;
+  const keys = [firstLast];
+  if (initialLast !== firstLast) keys.push(initialLast);
+  if (initialsLast !== firstLast && initialsLast !== initialLast) keys.push(initialsLast);
+  return keys;
 }
 
 /** The key an author filter's name is looked up by: its first+last or, when written as initials, that form. */
@@ -121,7 +130,8 @@ export function foldTerm(word: string): string {
 
 /** A function word, or a single letter or mark (a single digit is kept). */
 function isNoise(term: string): boolean {
-  if (term.length !== 1) return STOPWORDS.has(term);
+  const n = term.length;
+  if (n !== 1) return n <= LONGEST_STOPWORD && STOPWORDS.has(term);
   const c = term.charCodeAt(0);
   return c < 48 || c > 57;
 }
@@ -191,6 +201,10 @@ function partsAndCompounds(
   joined: string[],
   tokens?: Set<string>,
 ): void {
+  if (!LATEX_OR_NON_ASCII.test(text)) {
+    asciiPartsAndCompounds(text.toLowerCase(), keepAll, parts, joined, tokens);
+    return;
+  }
   const normalised = normaliseSearchText(text);
   if (!NON_ASCII.test(normalised)) {
     asciiPartsAndCompounds(normalised, keepAll, parts, joined, tokens);
@@ -215,6 +229,7 @@ function partsAndCompounds(
 }
 
 const APOSTROPHE = 39;
+const ASCII_JOINERS = /['-]/g;
 const HYPHEN = 45;
 
 /** [a-z0-9]: COMPOUND's letters and digits in lowercased ASCII. */
@@ -243,21 +258,21 @@ function asciiPartsAndCompounds(
     }
     const tokenStart = i;
     let count = 0;
-    let whole = '';
     for (;;) {
       const start = i;
       while (i < n && isWordChar(text.charCodeAt(i))) i++;
-      const part = text.slice(start, i);
       count++;
-      whole += part;
-      const term = foldLowered(part);
+      const term = foldLoweredSlice(text, start, i);
       if (keepAll || !isNoise(term)) parts.push(term);
       const c = text.charCodeAt(i);
       if ((c === HYPHEN || c === APOSTROPHE) && isWordChar(text.charCodeAt(i + 1))) i++;
       else break;
     }
-    tokens?.add(text.slice(tokenStart, i));
-    if (count > 1) joined.push(foldLowered(whole));
+    if (tokens || count > 1) {
+      const token = text.slice(tokenStart, i);
+      tokens?.add(token);
+      if (count > 1) joined.push(foldLowered(token.replace(ASCII_JOINERS, '')));
+    }
   }
 }
 

@@ -27,12 +27,20 @@ const U = 117;
 
 /** `foldLower` of a word already lowercased. */
 export function foldLowered(w: string): string {
-  const n = w.length;
-  if (n <= 3 || w.charCodeAt(n - 1) !== S) return w;
-  const before = w.charCodeAt(n - 2);
-  if (before === S || before === U || before === I) return w; // "process", "focus", "analysis"
-  if (n > 4 && before === E && w.charCodeAt(n - 3) === I) return `${w.slice(0, -3)}y`; // "policies"
-  return w.slice(0, -1);
+  return foldLoweredSlice(w, 0, w.length);
+}
+
+/**
+ * `foldLowered(text.slice(start, end))`, cutting the folded word straight from the text: a tokenizer
+ * reading a long text then makes one string per plural word instead of two.
+ */
+export function foldLoweredSlice(text: string, start: number, end: number): string {
+  const n = end - start;
+  if (n <= 3 || text.charCodeAt(end - 1) !== S) return text.slice(start, end);
+  const before = text.charCodeAt(end - 2);
+  if (before === S || before === U || before === I) return text.slice(start, end); // "process", "focus", "analysis"
+  if (n > 4 && before === E && text.charCodeAt(end - 3) === I) return `${text.slice(start, end - 3)}y`; // "policies"
+  return text.slice(start, end - 1);
 }
 
 export function foldExact(word: string): string {
