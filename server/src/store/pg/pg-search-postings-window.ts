@@ -22,15 +22,9 @@ const WEIGHT = { title: 'A', authors: 'B', abstract: 'C' } as const;
 /**
  * The match as clauses every matching paper satisfies, each one of its words (in the columns asked), the
  * words in pg-tsquery.ts rankedLeaves' order (so the i-th word is the i-th ranked part); null when the
- * match is not made of words alone. `phrasesAsWords`: a phrase ANDed with the rest is taken as its words,
- * each a clause of its own (the papers holding them all, a superset of the phrase's: see
- * pg-search-phrase-window.ts), its words then no longer in rankedLeaves' order.
+ * match is not made of words alone.
  */
-export function postingClauses(
-  match: Match,
-  weights: string = EVERY_WEIGHT,
-  phrasesAsWords = false,
-): PostingAtom[][] | null {
+export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): PostingAtom[][] | null {
   switch (match.kind) {
     case 'word':
       // A prefix joined with other words is left to the vectors: its completions' postings (every one of
@@ -39,13 +33,12 @@ export function postingClauses(
       return match.prefix ? null : [[{ term: match.term, weights }]];
     case 'phrase': {
       const [only] = match.terms;
-      if (match.terms.length === 1 && only !== undefined) return [[{ term: only, weights }]];
-      return phrasesAsWords ? match.terms.map((term) => [{ term, weights }]) : null;
+      return match.terms.length === 1 && only !== undefined ? [[{ term: only, weights }]] : null;
     }
     case 'all': {
       const clauses: PostingAtom[][] = [];
       for (const m of match.of) {
-        const part = postingClauses(m, weights, phrasesAsWords);
+        const part = postingClauses(m, weights);
         if (part === null) return null;
         clauses.push(...part);
       }
@@ -54,7 +47,7 @@ export function postingClauses(
     case 'any': {
       const atoms: PostingAtom[] = [];
       for (const m of match.of) {
-        const part = postingClauses(m, weights, phrasesAsWords);
+        const part = postingClauses(m, weights);
         // An alternative that is itself several clauses (an AND inside an OR) is not one clause.
         if (part === null || part.length !== 1 || part[0] === undefined) return null;
         atoms.push(...part[0]);
@@ -65,7 +58,7 @@ export function postingClauses(
       const allowed = match.columns.map((c) => WEIGHT[c]);
       const narrowed = [...weights].filter((w) => allowed.includes(w as 'A' | 'B' | 'C')).join('');
       // No column left matches nothing: RANKED_WINDOW says so.
-      return narrowed === '' ? null : postingClauses(match.of, narrowed, phrasesAsWords);
+      return narrowed === '' ? null : postingClauses(match.of, narrowed);
     }
     case 'without':
       return null;
@@ -154,7 +147,7 @@ function newestOnly(clauses: readonly PostingAtom[][], vector: SearchVector): bo
 }
 
 /** The clauses met on the paper's id (`c0`), with the summed score (`score`). */
-export function clausesMet(
+function clausesMet(
   clauses: readonly PostingAtom[][],
   vector: SearchVector,
   params: ClauseParams,

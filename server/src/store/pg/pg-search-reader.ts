@@ -52,14 +52,6 @@ import {
   type ClauseParams,
   type PostingAtom,
 } from './pg-search-postings-window.ts';
-import {
-  holdsPhrase,
-  PHRASE_EXACT_UP_TO,
-  PHRASE_SAMPLE,
-  PHRASE_WINDOW,
-  roundedEstimate,
-  type PhraseRow,
-} from './pg-search-phrase-window.ts';
 import { rankedLeaves, tsquery, withinTitle, type RankedLeaf } from './pg-tsquery.ts';
 
 /**
@@ -93,8 +85,6 @@ export class PgSearchReader implements SearchReader {
     page: { limit: number; offset: number; window: number },
   ): Promise<RankedPage> {
     const window = Math.max(page.window, page.offset + page.limit);
-    const phrase = await this.#phraseWindow(match, filters, weights, window, page.limit, page.offset);
-    if (phrase !== null) return phrase;
     const found = await this.#window(match, filters, weights, window, page.limit, page.offset);
     const rows = found.map(({ paperId, score }) => ({ paperId, score }));
     const [top] = found;
@@ -114,70 +104,6 @@ export class PgSearchReader implements SearchReader {
     const window = Math.max(page.window, page.limit);
     const found = await this.#window(match, filters, weights, window, page.limit, 0);
     return found.map(({ paperId, score }) => ({ paperId, score }));
-  }
-
-  /**
-   * A match holding phrases ranked from its words' postings and checked on the vectors best first
-   * (pg-search-phrase-window.ts); null when it holds none, is not made of words and phrases ANDed, or no
-   * candidate read holds it (the vectors then find what older papers may).
-   */
-  async #phraseWindow(
-    match: Match,
-    filters: IndexFilters,
-    weights: ColumnWeights,
-    window: number,
-    limit: number,
-    offset: number,
-  ): Promise<RankedPage | null> {
-    if (!this.#postings || !holdsPhrase(match)) return null;
-    const clauses = postingClauses(match, EVERY_COLUMN, true);
-    if (clauses === null) return null;
-    const atoms = clauses.flat();
-    const { idf } = await this.#inverseFrequencies(
-      atoms.map((a) => ({ query: '', terms: [a.term], prefix: false })),
-    );
-    const params: unknown[] = [rankWeights(weights), window, limit, offset];
-    const filterText = filterSql(filters, params, POSTINGS_FILTER_ID(filters));
-    const next = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const phrase = {
-      query: next(tsquery(match)),
-      exact: next(PHRASE_EXACT_UP_TO),
-      sample: next(PHRASE_SAMPLE),
-    };
-    const sql = PHRASE_WINDOW(
-      clauses,
-      vectorOf(match),
-      filterText,
-      clauseParams(clauses, idf, params),
-      phrase,
-    );
-    const found = await this.#throughIndex<PhraseRow>(sql, params);
-    const [top] = found;
-    const rows = found.flatMap((r) =>
-      r.paperId === null ? [] : [{ paperId: r.paperId, score: r.score ?? 0 }],
-    );
-    if (top === undefined || (rows.length === 0 && (top.matched >= window || offset > 0))) return null;
-    if (top.exact !== null) return { rows, total: top.exact, estimated: false };
-    // Fewer passed than the page asked: every candidate was checked, and the window held them all.
-    if (top.matched < window && rows.length < limit)
-      return { rows, total: offset + rows.length, estimated: false };
-    const candidates = top.matched < window ? top.matched : await this.#matchesFrom(top.lowest ?? '', window);
-    const share = (top.passed ?? 0) / Math.max(1, Math.min(PHRASE_SAMPLE, top.matched));
-    const total = Math.max(rows.length + offset, roundedEstimate(candidates * share));
-    return { rows, total, estimated: true };
-  }
-
-  /**
-   * How many papers match in all when the newest `window` of them reach back to `lowest`, from the share of
-   * the sampled ids at or above it (as SQLite estimates from how far back its window reached).
-   */
-  async #matchesFrom(lowest: string, window: number): Promise<number> {
-    const ids = await this.#sampledIds(await this.indexedPapers());
-    const above = ids.filter((id) => id >= lowest).length;
-    return above === 0 ? window : Math.max(window, Math.round((window * ids.length) / above));
   }
 
   async #window(
