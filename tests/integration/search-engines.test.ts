@@ -247,6 +247,8 @@ describe.skipIf(PG_SKIP !== null)('search on SQLite and PostgreSQL over one real
       else report(`  first result differs for "${q}": SQLite ${ids(a)[0]}, PostgreSQL ${ids(b)[0]}`);
       const overlap = ids(a).filter((id) => ids(b).includes(id)).length;
       report(`  "${q}": ${a.total} match on both, first page overlap ${overlap}/${ids(a).length}`);
+      // Rankings may differ in their ties and float rounding, not in which papers make the first page.
+      expect(overlap, q).toBeGreaterThanOrEqual(Math.ceil(0.8 * ids(a).length));
     }
     report(`words and filters: same first result ${same}/${queries.length}`);
     expect(same).toBeGreaterThanOrEqual(queries.length - 1);
