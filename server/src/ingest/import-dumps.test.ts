@@ -266,43 +266,4 @@ describe('progress', () => {
     expect(events[1]).toMatchObject({ file: a, papers: 50 });
     expect(events[1]?.fileBytesRead).toBe(events[1]?.fileBytesTotal);
   });
-
-  it('reads each next file ahead, yet stores, logs and counts the bytes of each file in its turn', async () => {
-    const a = write('a.jsonl', lines(3000).join('\n'));
-    const b = write('b.jsonl', [5001, 5002, 5003].map((n) => listingLine(n)).join('\n'));
-    const events: ImportProgress[] = [];
-    const resumed: [string, number][] = [];
-    // `a` twice: the second pass must read it whole (its first pass's checkpoint is cleared by then).
-    const report = await importPaths(store, [a, a, b], {
-      onResume: (path, line) => resumed.push([path, line]),
-      onProgress: (p) => events.push(p),
-      now: () => clock,
-      batchSize: 10,
-    });
-    expect(report.files.map((f) => [f.path, f.lines, f.inserted, f.unchanged, f.status])).toEqual([
-      [a, 3000, 3000, 0, 'ok'],
-      [a, 3000, 0, 3000, 'ok'],
-      [b, 3, 3, 0, 'ok'],
-    ]);
-    expect(resumed).toEqual([]);
-    // Newest first: started (and finished) in the order given.
-    expect(store.state.recentIngests(3, 'import').map((r) => [r.source, r.inserted])).toEqual([
-      [b, 3],
-      [a, 0],
-      [a, 3000],
-    ]);
-    const ends = events.slice(1);
-    expect(ends.map((e) => [e.fileIndex, e.papers])).toEqual([
-      [0, 3000],
-      [1, 6000],
-      [2, 6003],
-    ]);
-    for (const end of ends) expect(end.fileBytesRead).toBe(end.fileBytesTotal);
-    const [aBytes, , bBytes] = report.files.map((f) => f.bytes);
-    expect(ends.map((e) => e.bytesRead)).toEqual([
-      aBytes,
-      2 * (aBytes ?? 0),
-      2 * (aBytes ?? 0) + (bBytes ?? 0),
-    ]);
-  });
 });

@@ -14,7 +14,14 @@ import type { KnownTags } from '../store/tag-store.ts';
 import { threadCpuMs } from '../threads/thread-cpu.ts';
 import { TagPool } from '../topics/tag-pool.ts';
 import { expandPaths, unreadable, type DumpCandidate } from './dump-files.ts';
-import { emptyFileReport, noteError, totalsOf, type FileReport, type ImportReport } from './import-report.ts';
+import {
+  emptyFileReport,
+  noteError,
+  totalsOf,
+  type FileReport,
+  type ImportReport,
+  type LineError,
+} from './import-report.ts';
 import {
   checkpointKey,
   identify,
@@ -30,10 +37,10 @@ import {
   readAll,
   type OpenedDump,
 } from './read-dump.ts';
+import type { PreparedLine } from './prepare-lines.ts';
 import { PrepareThread, prepareHere, type LinePreparer } from './prepare-thread.ts';
 import { planImportTagging } from './import-tagging.ts';
-import { LineBatches, type LineBatch } from './line-batches.ts';
-import type { LinePosition } from './split-lines.ts';
+import { splitLines, type LinePosition } from './split-lines.ts';
 
 export type {
   FileReport,
@@ -172,22 +179,10 @@ export async function importInto(
   const files: FileReport[] = [];
   const endBulkLoad = store.beginBulkLoad?.();
   try {
-    let opened = candidates[0] && openFile(ctx, candidates[0]);
-    for (let i = 0; opened; i++) {
-      const current = opened;
-      const following = candidates[i + 1];
-      let next: OpenedFile | undefined;
-      // The next file's first batches are read and prepared while this one's last are written; not when it
-      // is this very file again, whose checkpoint this one's last batch is about to clear.
-      const openNext = (): void => {
-        if (following && checkpointKey(following.path) !== checkpointKey(current.candidate.path)) {
-          next ??= openFile(ctx, following);
-        }
-      };
-      const report = await importFile(ctx, current, openNext);
+    for (const candidate of candidates) {
+      const report = await importFile(ctx, candidate);
       files.push(report);
       opts.onFileDone?.(report);
-      opened = following && (next ?? openFile(ctx, following));
     }
   } finally {
     endBulkLoad?.();
@@ -213,76 +208,27 @@ export async function importInto(
   };
 }
 
-/**
- * A file opened ahead of its turn to be written: for JSON Lines, its first batches read and sent to be
- * prepared. Nothing is stored for it until `importFile` takes it, so the store's writes (the ingest log,
- * each batch with its checkpoint) stay in file order.
- */
-interface OpenedFile {
-  candidate: DumpCandidate;
-  report: FileReport;
-  /** Rejects with what makes the file fail, told when its turn comes. */
-  opening: Promise<{ resumable: Resumable; dump: OpenedDump; batches: LineBatches | null }>;
-  /** Starts telling the progress the file's bytes, holding back those read before its turn. */
-  showProgress(): void;
-}
-
-function openFile(ctx: ImportContext, candidate: DumpCandidate): OpenedFile {
+async function importFile(ctx: ImportContext, candidate: DumpCandidate): Promise<FileReport> {
   const report = emptyFileReport(candidate.path, candidate.bytes);
-  let live = false;
-  const held = { bytes: 0, passedOver: 0 };
-  const onBytes = (n: number, passedOver: boolean): void => {
-    if (live) ctx.progress.addBytes(n, passedOver);
-    else if (passedOver) held.passedOver += n;
-    else held.bytes += n;
-  };
-  const opening = (async () => {
-    if (candidate.error) throw candidate.error;
-    const resumable = await checkpointOf(ctx, candidate.path);
-    const dump = await openDump(candidate.path, onBytes, resumable.from?.offset);
-    if (dump.kind !== 'jsonl') return { resumable, dump, batches: null };
-    const batches = new LineBatches(
-      dump.bytes,
-      ctx.maxLineBytes,
-      resumable.from,
-      ctx.batchSize,
-      ctx.preparer(),
-      report,
-    );
-    await batches.fill(PREPARED_AHEAD + 1);
-    return { resumable, dump, batches };
-  })();
-  // Awaited when the file's turn comes; until then a failure must not count as unhandled.
-  opening.catch(() => undefined);
-  return {
-    candidate,
-    report,
-    opening,
-    showProgress: () => {
-      live = true;
-      if (held.passedOver > 0) ctx.progress.addBytes(held.passedOver, true);
-      if (held.bytes > 0) ctx.progress.addBytes(held.bytes);
-    },
-  };
-}
-
-/** Stores an opened file's papers; `openNext` is called once all its lines are read. */
-async function importFile(ctx: ImportContext, file: OpenedFile, openNext: () => void): Promise<FileReport> {
-  const { candidate, report } = file;
   const startedAt = ctx.now();
   // Logged before the first batch, so an import killed outright still shows on the status page.
   const logId = await ctx.store.startIngest('import', candidate.path, startedAt);
   ctx.progress.startFile(candidate.path, candidate.bytes);
-  file.showProgress();
   try {
-    const { resumable, dump, batches } = await file.opening;
+    if (candidate.error) throw candidate.error;
+    const resumable = await checkpointOf(ctx, candidate.path);
     const from = resumable.from;
+    const dump = await openDump(
+      candidate.path,
+      (n, passedOver) => ctx.progress.addBytes(n, passedOver),
+      from?.offset,
+    );
     report.format = dump.format;
     if (from) {
       report.resumedAfterLine = from.line;
       ctx.onResume?.(candidate.path, from.line);
     }
-    if (batches) await importLines(ctx, batches, report, resumable, openNext);
+    if (dump.kind === 'jsonl') await importLines(ctx, dump, report, resumable, ctx.preparer());
     else if (dump.kind === 'oai-xml') await importPage(ctx, dump, report);
   } catch (err) {
     report.status = 'failed';
@@ -322,6 +268,18 @@ async function checkpointOf(ctx: ImportContext, path: string): Promise<Resumable
   };
 }
 
+/** Lines read for one batch, sent to be prepared; written in the order they were read. */
+interface LineBatch {
+  texts: string[];
+  /** The line number of each of `texts`. */
+  lines: number[];
+  /** Lines the splitter left out (too long, not UTF-8). */
+  skipped: LineError[];
+  /** Just past the batch's last line: where the file goes on once it is stored. */
+  position: LinePosition;
+  prepared: Promise<PreparedLine[]>;
+}
+
 /**
  * Each batch commits with the checkpoint that says how far the file is stored, and the last one clears it,
  * so a run killed at any moment leaves a checkpoint that is exactly true. Batches are prepared (parsed,
@@ -330,12 +288,23 @@ async function checkpointOf(ctx: ImportContext, path: string): Promise<Resumable
  */
 async function importLines(
   ctx: ImportContext,
-  batches: LineBatches,
+  dump: OpenedDump,
   report: FileReport,
   resumable: Resumable,
-  openNext: () => void,
+  preparer: LinePreparer,
 ): Promise<void> {
   const { key, identity } = resumable;
+  let position: LinePosition = resumable.from ?? { line: 0, offset: 0 };
+  report.lines = position.line;
+  const ahead: LineBatch[] = [];
+  let open: Omit<LineBatch, 'position' | 'prepared'> = { texts: [], lines: [], skipped: [] };
+  const send = (): void => {
+    const prepared = open.texts.length > 0 ? preparer.prepare(open.texts) : Promise.resolve([]);
+    // Awaited when its turn to be written comes; until then a failure must not count as unhandled.
+    prepared.catch(() => undefined);
+    ahead.push({ ...open, position, prepared });
+    open = { texts: [], lines: [], skipped: [] };
+  };
   const write = async (batch: LineBatch, done: boolean): Promise<void> => {
     const prepared = await batch.prepared;
     const papers: PaperEntity[] = [];
@@ -361,13 +330,24 @@ async function importLines(
       knownTags,
     });
   };
-  for (;;) {
-    await batches.fill(PREPARED_AHEAD + 1);
-    if (batches.ended) openNext();
-    const next = batches.shift();
-    if (!next) return;
-    await write(next.batch, next.last);
+  for await (const run of splitLines(dump.bytes, ctx.maxLineBytes, position)) {
+    for (const [i, line] of run.lines.entries()) {
+      const current = run.first + i;
+      position = { line: current, offset: run.ends[i] ?? position.offset };
+      if (typeof line !== 'string') open.skipped.push({ line: current, message: line.skipped });
+      else if (!isBlank(line)) {
+        open.texts.push(line);
+        open.lines.push(current);
+      }
+      if (open.texts.length < ctx.batchSize) continue;
+      send();
+      const next = ahead.length > PREPARED_AHEAD ? ahead.shift() : undefined;
+      if (next) await write(next, false);
+    }
+    report.lines = position.line;
   }
+  send();
+  for (let next = ahead.shift(); next; next = ahead.shift()) await write(next, ahead.length === 0);
 }
 
 /**
@@ -441,6 +421,10 @@ function wholeNumber(what: string, n: number): number {
     throw new QuireError('bad-input', `${what} must be a whole number of at least 1, not ${n}.`);
   }
   return n;
+}
+
+function isBlank(line: string): boolean {
+  return line.length === 0 || line.trim().length === 0;
 }
 
 function logNotes(report: FileReport): IngestErrorNote[] {
