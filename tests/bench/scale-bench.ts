@@ -71,7 +71,7 @@ const lat = (l: Latency): string => `${ms(l.p50)} p50, ${ms(l.p95)} p95, ${ms(l.
 const say = (line: string): void => console.log(`scale: ${line}`);
 
 const USAGE =
-  'Usage: pnpm bench scale [--copies N] [--engine sqlite|postgres] [--keep DIR | --reuse DIR] [--verbose]   ' +
+  'Usage: pnpm bench scale [--copies N] [--engine sqlite|postgres] [--keep DIR | --reuse DIR [--retag]] [--verbose]   ' +
   '(N copies of the corpus, default 1; --engine postgres loads and serves a throwaway PostgreSQL; --keep ' +
   'builds in DIR and keeps the database there (PostgreSQL: its own cluster in DIR/pg), --reuse serves the ' +
   'database a --keep left in DIR, on the engine it was built on; both skip the import of one more copy; ' +

@@ -253,9 +253,11 @@ export class TopicService {
     return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, async () => {
       // Every topic's counts are asked beside the store's days, and dropped if the stored counts follow
       // another hierarchy than this taxonomy's (then each topic is counted from its tags).
+      // The window is worked out first: a bad `weeks` then throws before any read is left unawaited.
+      const from = momentumDays(asOf, query.weeks).from;
       const [store, everyTopic] = await Promise.all([
         this.storeDays(asOf, query.weeks),
-        this.everyTopicCounts(asOf, momentumDays(asOf, query.weeks).from),
+        this.everyTopicCounts(asOf, from),
       ]);
       const counts = store.counted ? everyTopic : null;
       const all: TopicSummary[] = [];
