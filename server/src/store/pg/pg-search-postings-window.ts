@@ -168,29 +168,23 @@ function clausesMet(
 export const POSTINGS_CLAUSE_ID = 'c0.paper_id';
 export const POSTINGS_PAPERS_ID = 'd.id';
 
-/** The filters over the clauses met: the papers row joined only when they read it. */
-export function filtersFrom(filters: string): string {
-  if (filters === '') return '';
-  // Filters written over the row name `d`'s columns (pg-search-queries.ts); over the clause's id, none.
-  const rowRead = /\bd\./.test(filters);
-  return `${rowRead ? '\n  JOIN papers d ON d.id = c0.paper_id' : ''} WHERE TRUE${filters}`;
-}
-
 /**
  * The window's SQL over `clauses`, whose words and their idf are parameters `params` names (atom by atom,
- * in order); `$1` ts_rank's weights, `$2` the window, `$3`/`$4` the page; `filters` over the papers row
- * `d`. The clauses meet on the paper's id, so the newest matches of common words are found without reading
- * older ones.
+ * in order); `$1` ts_rank's weights, `$2` the window, `$3`/`$4` the page; `filters` test the paper's id
+ * `filterId`, the papers row `d` joined only when they test its id (POSTINGS_PAPERS_ID). The clauses
+ * meet on the paper's id, so the newest matches of common words are found without reading older ones.
  */
 export function POSTINGS_WINDOW(
   clauses: readonly PostingAtom[][],
   vector: SearchVector,
   filters: string,
   params: ClauseParams,
+  filterId: string,
 ): string {
   // Unfiltered: a filter may pass only papers deep in every word's list.
   const { from, score } = clausesMet(clauses, vector, params, filters === '' ? '$2' : null);
-  const papers = filtersFrom(filters);
+  const row = filterId === POSTINGS_PAPERS_ID ? '\n  JOIN papers d ON d.id = c0.paper_id' : '';
+  const papers = filters === '' ? '' : `${row} WHERE TRUE${filters}`;
   return `
 WITH w AS MATERIALIZED (
   SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}

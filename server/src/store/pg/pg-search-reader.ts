@@ -206,8 +206,15 @@ export class PgSearchReader implements SearchReader {
     page: { window: number; limit: number; offset: number },
   ): Promise<(RankedRow & { matched: number })[]> {
     const params: unknown[] = [rankWeights(weights), page.window, page.limit, page.offset];
-    const filterText = filterSql(filters, params, POSTINGS_FILTER_ID(filters));
-    const sql = POSTINGS_WINDOW(clauses, vectorOf(match), filterText, clauseParams(clauses, idf, params));
+    const filterId = POSTINGS_FILTER_ID(filters);
+    const filterText = filterSql(filters, params, filterId);
+    const sql = POSTINGS_WINDOW(
+      clauses,
+      vectorOf(match),
+      filterText,
+      clauseParams(clauses, idf, params),
+      filterId,
+    );
     return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
   }
 
