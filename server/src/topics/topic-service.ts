@@ -252,14 +252,15 @@ export class TopicService {
     const asOf = await this.resolveAsOf(query.asOf);
     return this.cached(`topics:${asOf}:${query.weeks ?? ''}`, async () => {
       // Every topic's counts are asked beside the store's days, and dropped if the stored counts follow
-      // another hierarchy than this taxonomy's (then each topic is counted from its tags).
+      // another hierarchy than this taxonomy's (then each topic is counted from its tags); once that is
+      // known, they are not asked at all.
       // The window is worked out first: a bad `weeks` then throws before any read is left unawaited.
       const from = momentumDays(asOf, query.weeks).from;
       const [store, everyTopic] = await Promise.all([
         this.storeDays(asOf, query.weeks),
-        this.everyTopicCounts(asOf, from),
+        this.#counted === false ? null : this.everyTopicCounts(asOf, from),
       ]);
-      const counts = store.counted ? everyTopic : null;
+      const counts = store.counted && everyTopic ? everyTopic : null;
       const all: TopicSummary[] = [];
       for (const t of this.#taxonomy.topics) {
         const topic = counts
