@@ -1,7 +1,7 @@
 /**
- * `tsx tests/bench/search-calls-trace.ts <postgres url> [query]`: where a PostgreSQL search's time goes.
+ * `tsx tests/bench/search-calls-trace.ts <postgres url | sqlite file> [query]`: where a search's time goes.
  * Runs `pnpm bench scale`'s 40 searches (or the one given) in process over a search reader of that database
- * (a kept bench cluster: `--keep DIR`, started by hand), twice, and prints each search's time, how many
+ * (a kept bench cluster: `--keep DIR`, started by hand; or a kept SQLite file, DIR/quire.db), twice, and prints each search's time, how many
  * store calls it made and how many of them ran one after another (`depth`: the round trips on its path);
  * SEARCH_TRACE_CALLS=1 lists each call with its start and duration (ms from the search's start), so the
  * gaps between calls show the search's own work. First the time of one round trip (a one-row read).
@@ -10,6 +10,7 @@ import { loadavg } from 'node:os';
 import { defaultTaxonomy } from '@quire/core';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import { openPgSearchReader } from '@quire/server/store/pg/pg-search-reader';
+import { openSearchReader } from '@quire/server/store/search-reader';
 import type { SearchReader } from '@quire/server/store/search-reader';
 import { loadCorpus } from '../src/replay/corpus.ts';
 import { benchQueries } from './scale-queries.ts';
@@ -20,7 +21,7 @@ const loadAvg = (): string =>
     .join(' ');
 const url = process.argv[2] ?? '';
 const only = process.argv[3];
-const reader = await openPgSearchReader(url);
+const reader = /^postgres(ql)?:/.test(url) ? await openPgSearchReader(url) : openSearchReader(url);
 
 interface Call {
   name: string;
