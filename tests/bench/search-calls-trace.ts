@@ -1,8 +1,10 @@
 /**
- * `tsx tests/bench/search-calls-trace.ts <postgres url> [query]`: where a PostgreSQL search's time goes.
+ * `tsx tests/bench/search-calls-trace.ts <postgres url | sqlite file> [query]`: where a search's time goes.
  * Runs `pnpm bench scale`'s 40 searches (or the one given) in process over a search reader of that database
- * (a kept bench cluster: `--keep DIR`, started by hand), twice, and prints each search's time, how many
- * store calls it made and how many of them ran one after another (`depth`: the round trips on its path);
+ * (a kept bench cluster: `--keep DIR`, started by hand; or the SQLite file a `--keep DIR` left, DIR/quire.db),
+ * twice, and prints each search's time, the CPU this process spent on it (a SQLite reader's statements
+ * included: steadier than the time under load), how many store calls it made and how many of them ran one
+ * after another (`depth`: the round trips on its path);
  * SEARCH_TRACE_CALLS=1 lists each call with its start and duration (ms from the search's start), so the
  * gaps between calls show the search's own work. First the time of one round trip (a one-row read).
  */
@@ -10,6 +12,7 @@ import { loadavg } from 'node:os';
 import { defaultTaxonomy } from '@quire/core';
 import { FtsSearch } from '@quire/server/search/fts-search';
 import { openPgSearchReader } from '@quire/server/store/pg/pg-search-reader';
+import { openSearchReader } from '@quire/server/store/search-reader';
 import type { SearchReader } from '@quire/server/store/search-reader';
 import { loadCorpus } from '../src/replay/corpus.ts';
 import { benchQueries } from './scale-queries.ts';
@@ -20,7 +23,7 @@ const loadAvg = (): string =>
     .join(' ');
 const url = process.argv[2] ?? '';
 const only = process.argv[3];
-const reader = await openPgSearchReader(url);
+const reader = /^postgres(ql)?:/.test(url) ? await openPgSearchReader(url) : openSearchReader(url);
 
 interface Call {
   name: string;
@@ -65,9 +68,12 @@ const totals: number[] = [];
 for (const pass of ['cold', 'warm']) {
   for (const { q, kind } of queries) {
     calls = [];
+    const cpu0 = process.cpuUsage();
     t0 = performance.now();
     const r = await search.search(q, { limit: 20, offset: 0 });
     const ms = performance.now() - t0;
+    // This process's CPU: under load, steadier than the wall time (SQLite's statements run in it).
+    const { user, system } = process.cpuUsage(cpu0);
     await new Promise((res) => setImmediate(res));
     if (pass === 'cold') totals.push(ms);
     // Sequential depth: calls whose start is after every earlier call ended.
@@ -79,7 +85,7 @@ for (const pass of ['cold', 'warm']) {
       end = Math.max(end, c.start + c.ms);
     }
     console.log(
-      `${pass} ${ms.toFixed(1).padStart(7)} ms  calls ${String(calls.length).padStart(2)} depth ${String(depth).padStart(2)} ` +
+      `${pass} ${ms.toFixed(1).padStart(7)} ms  cpu ${((user + system) / 1000).toFixed(1).padStart(6)} ms  calls ${String(calls.length).padStart(2)} depth ${String(depth).padStart(2)} ` +
         `${kind.padEnd(6)} ${q} (${r.total})${process.env.SEARCH_TRACE_CALLS ? `\n    ${calls.map((c) => `${c.name}@${c.start.toFixed(0)}:${c.ms.toFixed(1)}`).join(' ')}` : ''}`,
     );
   }

@@ -11,6 +11,9 @@ const RAW_COMPOUND = /[\p{L}\p{N}\p{M}]+(?:['’\-‐‑][\p{L}\p{N}\p{M}]+)*/gu
 const RAW_PART = /[\p{L}\p{N}\p{M}]+/gu;
 const MATH = /\$\$[^$]*\$\$|\$[^$]*\$/g;
 const MARKS = /\p{M}/gu;
+const NON_ASCII = /[^\p{ASCII}]/u;
+// RAW_COMPOUND's joiners: a word without one is a single part.
+const JOINER = /['’\-‐‑]/;
 
 interface Range {
   start: number;
@@ -18,6 +21,9 @@ interface Range {
 }
 
 function foldRaw(word: string): string {
+  // Most words are plain ASCII, which NFKD leaves as it is and which holds no marks: a result's abstract
+  // has 150-250 words, each normalized for nothing (most of a search result's own CPU).
+  if (!NON_ASCII.test(word)) return foldTerm(word.toLowerCase());
   return foldTerm(word.normalize('NFKD').replace(MARKS, '').toLowerCase());
 }
 
@@ -40,6 +46,10 @@ function hitRanges(text: string, terms: ReadonlySet<string>, math: readonly Rang
   for (const m of text.matchAll(RAW_COMPOUND)) {
     const start = m.index;
     if (inside(math, start)) continue;
+    if (!JOINER.test(m[0])) {
+      if (terms.has(foldRaw(m[0]))) hits.push({ start, end: start + m[0].length });
+      continue;
+    }
     const parts = [...m[0].matchAll(RAW_PART)];
     if (parts.length > 1 && terms.has(foldRaw(parts.map((p) => p[0]).join('')))) {
       hits.push({ start, end: start + m[0].length });
