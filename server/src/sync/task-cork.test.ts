@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { corkForThisTurn } from './turn-cork.ts';
+import { corkForThisTask } from './task-cork.ts';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];
@@ -30,33 +30,38 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-describe('corkForThisTurn', () => {
-  it('holds a socket’s writes until the turn has run, corked once however often it is asked', async () => {
+/** Lets the microtasks queued so far run (the release among them). */
+function taskEnded(): Promise<void> {
+  return Promise.resolve();
+}
+
+describe('corkForThisTask', () => {
+  it('holds a socket’s writes until the task has run, corked once however often it is asked', async () => {
     const [writer, reader] = await socketPair();
     const received: Buffer[] = [];
     reader.on('data', (chunk: Buffer) => received.push(chunk));
-    corkForThisTurn(writer);
+    corkForThisTask(writer);
     writer.write('one ');
-    corkForThisTurn(writer);
+    corkForThisTask(writer);
     writer.write('two');
     expect(writer.writableCorked).toBe(1);
     expect(writer.writableLength).toBe('one two'.length); // held, not written
-    await nextTurn();
+    await taskEnded();
     expect(writer.writableCorked).toBe(0);
     while (Buffer.concat(received).toString() !== 'one two') await nextTurn();
   });
 
-  it('releases every socket corked in the turn, and corks again in a later one', async () => {
+  it('releases every socket corked in the task, and corks again in a later one', async () => {
     const [a] = await socketPair();
     const [b] = await socketPair();
-    corkForThisTurn(a);
-    corkForThisTurn(b);
+    corkForThisTask(a);
+    corkForThisTask(b);
     expect([a.writableCorked, b.writableCorked]).toEqual([1, 1]);
-    await nextTurn();
+    await taskEnded();
     expect([a.writableCorked, b.writableCorked]).toEqual([0, 0]);
-    corkForThisTurn(a);
+    corkForThisTask(a);
     expect(a.writableCorked).toBe(1);
-    await nextTurn();
+    await taskEnded();
     expect(a.writableCorked).toBe(0);
   });
 });
