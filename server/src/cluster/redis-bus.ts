@@ -31,14 +31,9 @@ export class RedisBus {
     private readonly events: BusEvents,
   ) {
     const common = { lazyConnect: true, connectionName: 'quire-sync' };
-    // Auto-pipelined: the publishes (and scripts) issued in one tick leave in one write, as the updates
-    // of several groups committed together do, instead of one socket write and one Redis read each.
-    this.pub = new Redis(url, {
-      ...common,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      enableAutoPipelining: true,
-    });
+    // Not auto-pipelined: ioredis keeps one auto-pipeline in flight per connection, so a publish would
+    // wait for the previous batch's replies before it is even written (and for the turn's end first).
+    this.pub = new Redis(url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.sub = new Redis(url, { ...common, maxRetriesPerRequest: null });
     const onError = (err: Error) => {
       // Once per distinct error: a Redis restart makes ioredis report each failed reconnect.
