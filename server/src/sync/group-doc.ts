@@ -76,8 +76,9 @@ export class GroupDoc implements RelayedDoc {
   /** The newest log row the document holds: compaction replaces the rows up to it. */
   private lastId: number | null = null;
   /**
-   * Appends, compactions and the unload run one after another: the log's rows and the document then
-   * always agree when a compaction reads the newest id, whatever engine answers the appends.
+   * Appends, the unload and, on one node, compactions run one after another: the log's rows and the
+   * document then always agree when a compaction reads the newest id. With other nodes a live compaction
+   * runs beside this chain instead, through the number the relay holds without a hole (compactNow).
    */
   private chain: Promise<void> = Promise.resolve();
   private unloading: Promise<void> | null = null;
