@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MalformedClusterMessage,
+  clusterMessageOrigin,
   decodeClusterMessage,
   encodeClusterMessage,
   groupChannel,
@@ -40,5 +41,23 @@ describe('cluster messages', () => {
     for (const data of bad) {
       expect(() => decodeClusterMessage(channel, data)).toThrow(MalformedClusterMessage);
     }
+  });
+
+  it('reads the sending node alone, and nothing from what does not start as a message', () => {
+    const update: ClusterMessage = {
+      kind: 'update',
+      origin: 'node-a',
+      groupId: 'g1',
+      seq: 3,
+      update: new Uint8Array([1]),
+    };
+    expect(clusterMessageOrigin(encodeClusterMessage(update))).toBe('node-a');
+    expect(
+      clusterMessageOrigin(encodeClusterMessage({ kind: 'presence-query', origin: 'node-c', groupId: 'g1' })),
+    ).toBe('node-c');
+    expect(clusterMessageOrigin(new Uint8Array([]))).toBeNull();
+    expect(clusterMessageOrigin(new Uint8Array([2, 0, 1, 120]))).toBeNull(); // another format
+    expect(clusterMessageOrigin(new Uint8Array([1, 9, 1, 120]))).toBeNull(); // no such kind
+    expect(clusterMessageOrigin(new Uint8Array([1, 0, 5, 120]))).toBeNull(); // origin cut short
   });
 });

@@ -5,6 +5,7 @@ import type { StoredUpdate } from '../store/update-log-store.ts';
 import type { ClusterMember, DocCluster, RemoteMessage } from '../sync/doc-cluster.ts';
 import {
   MalformedClusterMessage,
+  clusterMessageOrigin,
   decodeClusterMessage,
   encodeClusterMessage,
   groupChannel,
@@ -200,7 +201,7 @@ export class NodeCluster implements DocCluster {
     this.counts.received++;
     const groupId = groupOfChannel(channel);
     const member = groupId === null ? undefined : this.members.get(groupId);
-    if (!member) return;
+    if (!member || clusterMessageOrigin(data) === this.nodeId) return;
     let message: ClusterMessage;
     try {
       message = decodeClusterMessage(channel, data);

@@ -31,6 +31,8 @@ export class RedisBus {
     private readonly events: BusEvents,
   ) {
     const common = { lazyConnect: true, connectionName: 'quire-sync' };
+    // Not auto-pipelined: ioredis keeps one auto-pipeline in flight per connection, so a publish would
+    // wait for the previous batch's replies before it is even written (and for the turn's end first).
     this.pub = new Redis(url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.sub = new Redis(url, { ...common, maxRetriesPerRequest: null });
     const onError = (err: Error) => {

@@ -5,7 +5,8 @@ import { openStore, type Store } from '../store/open-store.ts';
 import { groupServiceOver } from './group-service.ts';
 import type { CloseCode } from '@quire/core';
 import { GroupDoc, type DocPeer } from './group-doc.ts';
-import type { UpdateLog } from '../store/update-log-store.ts';
+import type { StoredUpdate, UpdateLog } from '../store/update-log-store.ts';
+import type { ClusterMember, DocCluster } from './doc-cluster.ts';
 
 let store: Store;
 let groupId: string;
@@ -33,11 +34,16 @@ class Peer implements DocPeer {
   }
 }
 
-async function loadedDoc(updates: UpdateLog = store.groupUpdates): Promise<GroupDoc> {
+async function loadedDoc(updates: UpdateLog = store.groupUpdates, cluster?: DocCluster): Promise<GroupDoc> {
   const doc = new GroupDoc(
     groupId,
     updates,
-    { compactAfterUpdates: 1000, idleUnloadMs: 60_000, log: (line) => logged.push(line) },
+    {
+      compactAfterUpdates: 1000,
+      idleUnloadMs: 60_000,
+      log: (line) => logged.push(line),
+      ...(cluster ? { cluster } : {}),
+    },
     () => {},
   );
   docs.push(doc);
@@ -160,5 +166,50 @@ describe('GroupDoc', () => {
     expect(check.getArray('edits').toArray().sort()).toEqual(['a2', 'b1', 'c1']);
     // Each peer was sent the others' updates and none of its own.
     expect([a.sent.length, b.sent.length, c.sent.length]).toEqual([2, 3, 3]);
+  });
+
+  it('with other nodes, appends go on while a compaction is out, and nothing is lost', async () => {
+    // One node of a cluster over the SQLite log, whose compaction is held until released, as a slow
+    // read, merge and insert on PostgreSQL would hold it.
+    const log = store.groupUpdates;
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let compactions = 0;
+    const cluster: DocCluster = {
+      nodeId: 'me',
+      gapGraceMs: 60_000,
+      join: (_member: ClusterMember) => Promise.resolve(),
+      leave: () => {},
+      publishUpdate: () => {},
+      publishCompacted: () => {},
+      publishPresence: () => {},
+      updatesAfter: async (id, seq): Promise<StoredUpdate[]> =>
+        (await log.load(id)).filter((r) => r.id > seq),
+      compactThrough: async (id, through, merged) => {
+        compactions++;
+        await held;
+        await log.replaceThrough(id, through, merged);
+        return Math.max(...(await log.load(id)).map((r) => r.id));
+      },
+    };
+    const doc = await loadedDoc(log, cluster);
+    const writer = new Peer();
+    const watcher = new Peer();
+    doc.join(writer);
+    doc.join(watcher);
+    await doc.store(writer, anEdit('one'));
+    await doc.store(writer, anEdit('two'));
+    const compacted = doc.compact();
+    // Stored, applied and relayed while the compaction waits (held in the chain, this never resolved).
+    await doc.store(writer, anEdit('three'));
+    expect(watcher.sent).toHaveLength(3);
+    expect(compactions).toBe(1);
+    release();
+    expect(await compacted).toBe(true);
+    const check = new Y.Doc();
+    for (const row of await log.load(groupId)) Y.applyUpdate(check, row.data);
+    expect(check.getArray('edits').toArray().sort()).toEqual(['one', 'three', 'two']);
+    // The merged row and the one appended beside the compaction.
+    expect(await log.count(groupId)).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import {
 } from './sync-messages.ts';
 import { TokenBucket, type MessageLimit } from './token-bucket.ts';
 import { syncTrace } from './sync-trace.ts';
+import { corkForThisTask, type Corkable } from './task-cork.ts';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
@@ -59,6 +60,8 @@ export class SyncConnection implements DocPeer {
     private readonly shared: SharedLimits,
     private readonly log: (line: string) => void,
     early: readonly EarlyFrame[] = [],
+    /** The socket under `ws`, whose writes are held to one per task (task-cork.ts). */
+    private readonly socket: Corkable | null = null,
   ) {
     this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
@@ -79,6 +82,7 @@ export class SyncConnection implements DocPeer {
     // A client that stopped reading would make the server hold every later update for it; past the
     // limit it is dropped instead, and its reconnect resyncs it with one state exchange.
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) return this.close(CLOSE_CODES.tooSlow);
+    if (this.socket) corkForThisTask(this.socket);
     // A failed send means the socket is going away; its error and close events clean up.
     this.ws.send(message);
   }

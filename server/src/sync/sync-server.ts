@@ -77,7 +77,7 @@ export class SyncServer {
     }
     const address = addressKey(req.socket.remoteAddress);
     this.wss.handleUpgrade(req, socket, head, (ws) =>
-      this.accept(ws, groupId, offeredToken(req) ?? url.searchParams.get('token'), address),
+      this.accept(ws, socket, groupId, offeredToken(req) ?? url.searchParams.get('token'), address),
     );
   }
 
@@ -119,7 +119,13 @@ export class SyncServer {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
-  private accept(ws: WebSocket, groupId: string, token: string | null, address: string): void {
+  private accept(
+    ws: WebSocket,
+    socket: Duplex,
+    groupId: string,
+    token: string | null,
+    address: string,
+  ): void {
     ws.on('error', () => {}); // protocol errors close the socket themselves; 'close' cleans up
     if (this.closing) return refuse(ws, CLOSE_CODES.shuttingDown);
     const live = this.connectionsByAddress.get(address) ?? 0;
@@ -146,7 +152,7 @@ export class SyncServer {
         const refusal = access.ok ? await this.limits.joinRefusal(access.invite.id, address, closed) : null;
         ws.off('message', keep);
         if (refusal) return refuse(ws, refusal);
-        this.open(ws, groupId, access, address, early);
+        this.open(ws, socket, groupId, access, address, early);
       })
       .catch((err: unknown) => {
         ws.off('message', keep);
@@ -157,6 +163,7 @@ export class SyncServer {
 
   private open(
     ws: WebSocket,
+    socket: Duplex,
     groupId: string,
     access: GroupAccess,
     address: string,
@@ -193,6 +200,7 @@ export class SyncServer {
       shared,
       this.options.log,
       early,
+      socket,
     );
     this.connections.add(connection);
     ws.on('close', () => this.connections.delete(connection));

@@ -50,6 +50,9 @@ export async function startQuireProcess(
   const child = spawn(
     process.execPath,
     [
+      ...(process.env.SYNC_BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SYNC_BENCH_CPU_PROF}`]
+        : []),
       '--import',
       'tsx',
       'server/src/cli/main.ts',

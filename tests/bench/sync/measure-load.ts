@@ -11,6 +11,11 @@ export interface LoadShape {
 export interface NodeFigures {
   /** Share of one core it used while the load ran. */
   cpu: number;
+  /**
+   * CPU time it used while the load ran (user + system), in seconds: the cost of the same work, which a
+   * loaded machine stretches out in time (and so in share of a core) far less than it stretches latency.
+   */
+  cpuSeconds: number;
   rssPeakMiB: number;
   rssEndMiB: number;
 }
@@ -37,6 +42,9 @@ export interface Figures {
   serverCpu: number;
   /** Share of one core this (client) process used. */
   clientCpu: number;
+  /** CPU time the servers used together, and this (client) process, in seconds. */
+  serverCpuSeconds: number;
+  clientCpuSeconds: number;
   nodes: NodeFigures[];
 }
 
@@ -84,6 +92,7 @@ export async function measure(
   const clientUsage = process.cpuUsage(client0);
   const nodes: NodeFigures[] = servers.map((s, i) => ({
     cpu: round((s.cpuSeconds() - (cpu0[i] ?? 0)) / wall, 2),
+    cpuSeconds: round(s.cpuSeconds() - (cpu0[i] ?? 0), 1),
     rssPeakMiB: round(peaks[i] ?? 0),
     rssEndMiB: round(s.rssMiB()),
   }));
@@ -117,6 +126,11 @@ export async function measure(
       2,
     ),
     clientCpu: round((clientUsage.user + clientUsage.system) / 1e6 / wall, 2),
+    serverCpuSeconds: round(
+      nodes.reduce((n, x) => n + x.cpuSeconds, 0),
+      1,
+    ),
+    clientCpuSeconds: round((clientUsage.user + clientUsage.system) / 1e6, 1),
     nodes,
   };
   const crossLine = figures.cross
@@ -124,15 +138,21 @@ export async function measure(
     : '';
   const nodesLine =
     servers.length > 1
-      ? nodes.map((n, i) => `node ${i + 1} ${pct(n.cpu)} of a core, RSS peak ${n.rssPeakMiB} MiB`).join('; ')
-      : `server RSS peak ${figures.serverRssPeakMiB} MiB; CPU: server ${pct(figures.serverCpu)} of a core`;
+      ? nodes
+          .map(
+            (n, i) =>
+              `node ${i + 1} ${pct(n.cpu)} of a core (${n.cpuSeconds} CPU s), RSS peak ${n.rssPeakMiB} MiB`,
+          )
+          .join('; ') + `; nodes together ${figures.serverCpuSeconds} CPU s`
+      : `server RSS peak ${figures.serverRssPeakMiB} MiB; CPU: server ${pct(figures.serverCpu)} of a core ` +
+        `(${figures.serverCpuSeconds} CPU s)`;
   console.log(
     `${label}: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (max ${figures.maxMs} ms) propagation${crossLine}; ` +
       `${figures.editsPerSecond} of ${figures.editsOffered} edits/s offered sent, ${figures.deliveriesPerSecond} deliveries/s ` +
       `(${figures.deliveries} deliveries, ${(figures.deliveredShare * 100).toFixed(2)}% of expected; ` +
       `${figures.missingUpdates} updates missing at the end, ${figures.divergedClients} clients diverged, ` +
       `all in ${figures.settleSeconds} s after the last edit); ` +
-      `${nodesLine}; clients ${pct(figures.clientCpu)}`,
+      `${nodesLine}; clients ${pct(figures.clientCpu)} (${figures.clientCpuSeconds} CPU s)`,
   );
   return figures;
 }
