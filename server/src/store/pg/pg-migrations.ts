@@ -9,6 +9,7 @@ import {
   SEARCH_TITLE_VECTOR,
   SEARCH_WORDS_PER_COLUMN,
 } from './pg-search-schema.ts';
+import { CREATE_SEARCH_POSITIONS } from './pg-search-positions.ts';
 import { CREATE_SEARCH_POSTINGS, EMPTY_SEARCH_WITH_PAPERS } from './pg-search-postings.ts';
 import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
 import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
@@ -98,6 +99,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'search-title-vector', sql: SEARCH_TITLE_VECTOR },
   { name: 'search-postings', sql: CREATE_SEARCH_POSTINGS },
   { name: 'search-emptied-with-papers', sql: EMPTY_SEARCH_WITH_PAPERS },
+  { name: 'search-positions', sql: CREATE_SEARCH_POSITIONS },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -479,6 +479,13 @@ function clauseParams(
         cols: next(of.map(({ atom }) => atom?.weights ?? '')),
       };
     },
+    phrase: (i) => {
+      const atom = atoms[i];
+      return {
+        terms: [...new Set(atom?.phrase ?? [atom?.term ?? ''])].map((t) => `${next(t)}::text`),
+        idf: next(idf[i] ?? 0),
+      };
+    },
   };
 }
 
