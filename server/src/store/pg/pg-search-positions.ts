@@ -19,10 +19,14 @@ export const CREATE_SEARCH_POSITIONS = `
 -- Writers wait (readers do not) while the positions are filled, as for the postings.
 LOCK TABLE paper_search IN SHARE ROW EXCLUSIVE MODE;
 SET LOCAL maintenance_work_mem = '256MB';
+-- With the posting's counts (quire_postings_of's), so a phrase is ranked from its words' positions alone.
 CREATE FUNCTION quire_positions_of(paper_id text, doc tsvector)
-RETURNS TABLE (word text, paper_id text, at integer[])
+RETURNS TABLE (word text, paper_id text, title smallint, authors smallint, abstract smallint, terms smallint,
+  at integer[])
 STABLE PARALLEL SAFE LANGUAGE sql AS $$
-  SELECT u.lexeme, $1, ARRAY(
+  SELECT u.lexeme, $1, cardinality(array_positions(u.weights, 'A'))::smallint,
+    cardinality(array_positions(u.weights, 'B'))::smallint, cardinality(array_positions(u.weights, 'C'))::smallint,
+    least(sum(cardinality(u.positions)) OVER (), 32767)::smallint, ARRAY(
     SELECT (CASE x.w WHEN 'A' THEN 0 WHEN 'B' THEN 1 WHEN 'C' THEN 2 ELSE 3 END) * ${POSITION_SPAN} + x.p
     FROM unnest(u.positions, u.weights) WITH ORDINALITY AS x (p, w, k) ORDER BY x.k)
   FROM unnest($2) u
@@ -31,6 +35,10 @@ $$;
 CREATE TABLE search_positions (
   word     text COLLATE "C" NOT NULL,
   paper_id text COLLATE "C" NOT NULL,
+  title    smallint NOT NULL,
+  authors  smallint NOT NULL,
+  abstract smallint NOT NULL,
+  terms    smallint NOT NULL,
   at       integer[] NOT NULL
 ) WITH (autovacuum_vacuum_insert_scale_factor = 0.005);
 ALTER TABLE search_positions ALTER COLUMN word SET STATISTICS 1000;

@@ -107,39 +107,34 @@ export interface ClauseParams {
 }
 
 /**
- * A phrase's papers with their part of the score: the papers holding every word (each word's postings and
- * positions met on the paper's id, all read in id order through their keys) where the words stand in order
- * in a column asked. ts_rank scores an OR of the columns' phrases as calc_rank_or does any OR: each distinct
- * word's rank summed, then divided by how many there are (query weights ignored, as for a word).
+ * A phrase's papers with their part of the score: the papers holding every word (each word's positions
+ * met on the paper's id, read in id order through the key) where the words stand in order in a column
+ * asked. ts_rank scores an OR of the columns' phrases as calc_rank_or does any OR: each distinct word's
+ * rank summed, then divided by how many there are (query weights ignored, as for a word); the positions
+ * hold each word's counts, as its posting does.
  */
 function phraseSql(atom: PostingAtom, first: number, vector: SearchVector, params: ClauseParams): string {
   const { terms, idf } = params.phrase(first);
   const words = atom.phrase ?? [];
-  // Each distinct word read once (`p<i>`, `x<i>`: its postings and positions); `alias[k]`: the k-th word's.
+  // Each distinct word read once (`x<i>`, its positions); `alias[k]`: the k-th word's.
   const distinct = [...new Set(words)];
   const alias = words.map((w) => distinct.indexOf(w));
-  const rank = RANK(vector);
-  const ranks = distinct.map((_, i) => rank.replaceAll('p.', `p${i}.`)).join(' + ');
+  const ranks = distinct.map((_, i) => RANK(vector).replaceAll('p.', `x${i}.`)).join(' + ');
   const joins = distinct
-    .map((_, i) => {
-      const term = terms[i] ?? '';
-      const postings =
-        i === 0
-          ? ''
-          : `
-      JOIN search_postings p${i} ON p${i}.word = ${term} AND p${i}.paper_id = p0.paper_id`;
-      return `${postings}
-      JOIN search_positions x${i} ON x${i}.word = ${term} AND x${i}.paper_id = p0.paper_id`;
-    })
+    .slice(1)
+    .map(
+      (_, k) =>
+        `\n      JOIN search_positions x${k + 1} ON x${k + 1}.word = ${terms[k + 1] ?? ''} AND x${k + 1}.paper_id = x0.paper_id`,
+    )
     .join('');
   const codes = [...atom.weights].map((w) => 'ABC'.indexOf(w));
   const next = alias
     .slice(1)
     .map((a, k) => ` AND e + ${k + 1} = ANY(x${a}.at)`)
     .join('');
-  return `SELECT p0.paper_id, ${idf}::float8 * (${ranks}) / ${distinct.length} AS s
-      FROM search_postings p0${joins}
-      WHERE p0.word = ${terms[0] ?? ''} AND EXISTS (SELECT 1 FROM unnest(x${alias[0] ?? 0}.at) e
+  return `SELECT x0.paper_id, ${idf}::float8 * (${ranks}) / ${distinct.length} AS s
+      FROM search_positions x0${joins}
+      WHERE x0.word = ${terms[0] ?? ''} AND EXISTS (SELECT 1 FROM unnest(x${alias[0] ?? 0}.at) e
         WHERE e / ${POSITION_SPAN} IN (${codes.join(', ')})${next})`;
 }
 

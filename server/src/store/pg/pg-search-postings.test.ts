@@ -219,6 +219,14 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       LEFT JOIN search_positions x ON x.word = u.lexeme AND x.paper_id = s.paper_id`);
     expect(rows[0]?.n).toBeGreaterThan(PAPERS * 10);
     expect(rows[0]?.differ).toBe(0);
+    // With each posting's counts, one row per posting.
+    const counts = await pool.query<{ differ: number; n: number; postings: number }>(`
+      SELECT count(*) FILTER (WHERE (x.title, x.authors, x.abstract, x.terms)
+               IS DISTINCT FROM (p.title, p.authors, p.abstract, p.terms))::integer AS differ,
+             count(*)::integer AS n, (SELECT count(*)::integer FROM search_postings) AS postings
+      FROM search_positions x LEFT JOIN search_postings p USING (word, paper_id)`);
+    expect(counts.rows[0]?.differ).toBe(0);
+    expect(counts.rows[0]?.n).toBe(counts.rows[0]?.postings);
     const reader = new PgSearchReader(pool);
     const total = async (m: Match) =>
       (await reader.ranked(m, NO_FILTERS, WEIGHTS, { limit: 5, offset: 0, window: 5 })).total;
