@@ -232,6 +232,16 @@ export function POSTINGS_WINDOW(
   const { from, score } = clausesMet(clauses, vector, params, filters === '' ? '$2' : null);
   const row = filterId === POSTINGS_PAPERS_ID ? '\n  JOIN papers d ON d.id = c0.paper_id' : '';
   const papers = filters === '' ? '' : `${row} WHERE TRUE${filters}`;
+  // A phrase's matches are all read to count them (no word count answers it): counted with the window,
+  // in one pass, where a full window left the count to a second ("task specific" at 10x: 6,630 matches).
+  if (clauses.some((c) => c.some((a) => a.phrase !== undefined))) {
+    return `
+WITH a AS MATERIALIZED (SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}),
+w AS MATERIALIZED (SELECT a.paper_id, a.score FROM a ORDER BY a.paper_id DESC LIMIT $2)
+SELECT w.paper_id AS "paperId", w.score::float8 AS score, count(*) OVER ()::integer AS matched,
+  (SELECT count(*) FROM a)::integer AS total
+FROM w ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
+  }
   return `
 WITH w AS MATERIALIZED (
   SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}

@@ -206,7 +206,7 @@ export class PgSearchReader implements SearchReader {
     filters: IndexFilters,
     weights: ColumnWeights,
     page: { window: number; limit: number; offset: number },
-  ): Promise<(RankedRow & { matched: number })[]> {
+  ): Promise<WindowRow[]> {
     const params: unknown[] = [rankWeights(weights), page.window, page.limit, page.offset];
     const filterId = POSTINGS_FILTER_ID(filters);
     const filterText = filterSql(filters, params, filterId);
@@ -217,7 +217,7 @@ export class PgSearchReader implements SearchReader {
       clauseParams(clauses, idf, params),
       filterId,
     );
-    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+    return this.#throughIndex<WindowRow>(sql, params);
   }
 
   /**
