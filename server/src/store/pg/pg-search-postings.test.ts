@@ -238,18 +238,6 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
     expect(await total(phrase(['lattice', 'ada']))).toBe(0);
   });
 
-  it('answers words asked together as each asked alone, repeats and unknown words included', async () => {
-    const reader = new PgSearchReader(pool);
-    const asked = ['graph', 'kernel', 'graph', 'zzzunknown', 'lattice', 'spectral'];
-    const alone: number[] = [];
-    for (const term of asked) alone.push(await reader.hitsUpTo(word(term), 1_000));
-    expect(alone.filter((n) => n > 0)).toHaveLength(5);
-    expect(await Promise.all(asked.map((term) => reader.hitsUpTo(word(term), 1_000)))).toEqual(alone);
-    expect(await Promise.all(asked.map((term) => reader.hitsUpTo(word(term), 3)))).toEqual(
-      alone.map((n) => Math.min(n, 3)),
-    );
-  });
-
   // Last: it empties the store the other cases read.
   it('is emptied, word counts and totals with it, when the papers are truncated, so a paper can come again', async () => {
     const counts = async () =>

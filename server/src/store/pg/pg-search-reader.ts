@@ -65,8 +65,6 @@ export class PgSearchReader implements SearchReader {
   readonly #pool: PgPool;
   readonly #owned: boolean;
   #ids: { ids: readonly string[]; at: number } | null = null;
-  /** Words whose papers are asked this turn, answered together (see #papersHolding). */
-  #asked: Map<string, Asker[]> | null = null;
 
   readonly #postings: boolean;
 
@@ -361,7 +359,10 @@ export class PgSearchReader implements SearchReader {
 
   async hitsUpTo(match: Match, cap: number): Promise<number> {
     // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time).
-    if (match.kind === 'word' && !match.prefix) return Math.min(cap, await this.#papersHolding(match.term));
+    if (match.kind === 'word' && !match.prefix) {
+      const [known] = await this.vocabulary([match.term]);
+      return Math.min(cap, known?.docs ?? 0);
+    }
     // A prefix holds at least the papers its most used completion does: enough when that reaches `cap`.
     if (match.kind === 'word') {
       const { rows } = await this.#pool.query<{ n: number }>(MOST_IN_RANGE, [
@@ -385,39 +386,6 @@ export class PgSearchReader implements SearchReader {
     }
     const [row] = await this.#throughIndex<{ n: number }>(HITS_UP_TO, [tsquery(match), cap]);
     return row?.n ?? 0;
-  }
-
-  /**
-   * The papers holding `term`, as the vocabulary counts them, asked together with every other word asked
-   * in the same turn: related papers ask dozens at once (Promise.all over a paper's words, at each of
-   * COUNT_LEVELS), each a round trip of its own on a pool of a few connections, where one statement answers
-   * them all.
-   */
-  #papersHolding(term: string): Promise<number> {
-    let batch = this.#asked;
-    if (batch === null) {
-      const started = new Map<string, Asker[]>();
-      this.#asked = batch = started;
-      queueMicrotask(() => {
-        this.#asked = null;
-        this.#answer(started);
-      });
-    }
-    const askers = batch.get(term) ?? [];
-    batch.set(term, askers);
-    return new Promise((resolve, reject) => askers.push({ resolve, reject }));
-  }
-
-  #answer(batch: ReadonlyMap<string, Asker[]>): void {
-    this.vocabulary([...batch.keys()]).then(
-      (known) => {
-        const docs = new Map(known.map((t) => [t.term, t.docs]));
-        for (const [term, askers] of batch) for (const a of askers) a.resolve(docs.get(term) ?? 0);
-      },
-      (err: unknown) => {
-        for (const askers of batch.values()) for (const a of askers) a.reject(err);
-      },
-    );
   }
 
   async vocabulary(terms: readonly string[]): Promise<TermDocs[]> {
@@ -519,12 +487,6 @@ function clauseParams(
       };
     },
   };
-}
-
-/** A caller waiting for a word's papers. */
-interface Asker {
-  resolve: (docs: number) => void;
-  reject: (err: unknown) => void;
 }
 
 /** A window's row: how many the window held, and how many match in all when the statement counted them. */
