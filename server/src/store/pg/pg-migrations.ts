@@ -113,6 +113,8 @@ const LOCK_MIGRATIONS = `SELECT pg_advisory_xact_lock(hashtextextended('quire:sc
 const SELECT_VERSION = `SELECT coalesce(max(version), 0)::integer AS version FROM schema_migrations`;
 const INSERT_VERSION = `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`;
 
+const READ_COMMITTED = 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED';
+
 async function versionUnderLock(client: PgClient): Promise<number> {
   await client.query(LOCK_MIGRATIONS);
   await client.query(CREATE_SCHEMA_MIGRATIONS);
@@ -142,6 +144,10 @@ export async function migratePg(
     if (!step) break;
     try {
       const ran = await inTransaction(pool, async (client) => {
+        // A step that locks a table and then fills from it must see what writers committed while it
+        // waited for the lock: under a database default of REPEATABLE READ the first read below would fix
+        // the snapshot before the wait, and a paper written meanwhile would be missed by the fill.
+        await client.query(READ_COMMITTED);
         // Another node may have applied it while this one waited for the lock.
         if ((await versionUnderLock(client)) >= version) return false;
         await client.query(step.sql);
