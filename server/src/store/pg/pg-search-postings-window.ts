@@ -1,5 +1,5 @@
 import type { Match } from '../search-match.ts';
-import { POSITION_SPAN } from './pg-search-positions.ts';
+import { POSITION_COLUMN } from './pg-search-positions.ts';
 import type { SearchVector } from './pg-search-queries.ts';
 
 /*
@@ -108,10 +108,10 @@ export interface ClauseParams {
 
 /**
  * A phrase's papers with their part of the score: the papers holding every word (each word's positions
- * met on the paper's id, read in id order through the key) where the words stand in order in a column
- * asked. ts_rank scores an OR of the columns' phrases as calc_rank_or does any OR: each distinct word's
+ * met on the paper's id, read in id order through the key, the positions on the postings' table
+ * pages) where the words stand in order in a column asked. ts_rank scores an OR of the columns' phrases as calc_rank_or does any OR: each distinct word's
  * rank summed, then divided by how many there are (query weights ignored, as for a word); the positions
- * hold each word's counts, as its posting does.
+ * are in the word's posting beside its counts.
  */
 function phraseSql(atom: PostingAtom, first: number, vector: SearchVector, params: ClauseParams): string {
   const { terms, idf } = params.phrase(first);
@@ -124,7 +124,7 @@ function phraseSql(atom: PostingAtom, first: number, vector: SearchVector, param
     .slice(1)
     .map(
       (_, k) =>
-        `\n      JOIN search_positions x${k + 1} ON x${k + 1}.word = ${terms[k + 1] ?? ''} AND x${k + 1}.paper_id = x0.paper_id`,
+        `\n      JOIN search_postings x${k + 1} ON x${k + 1}.word = ${terms[k + 1] ?? ''} AND x${k + 1}.paper_id = x0.paper_id`,
     )
     .join('');
   const codes = [...atom.weights].map((w) => 'ABC'.indexOf(w));
@@ -133,9 +133,9 @@ function phraseSql(atom: PostingAtom, first: number, vector: SearchVector, param
     .map((a, k) => ` AND e + ${k + 1} = ANY(x${a}.at)`)
     .join('');
   return `SELECT x0.paper_id, ${idf}::float8 * (${ranks}) / ${distinct.length} AS s
-      FROM search_positions x0${joins}
+      FROM search_postings x0${joins}
       WHERE x0.word = ${terms[0] ?? ''} AND EXISTS (SELECT 1 FROM unnest(x${alias[0] ?? 0}.at) e
-        WHERE e / ${POSITION_SPAN} IN (${codes.join(', ')})${next})`;
+        WHERE ${POSITION_COLUMN('e')} IN (${codes.join(', ')})${next})`;
 }
 
 /**
