@@ -26,7 +26,7 @@ export const POSITION_COLUMN = (e: string) => `(${e} + ${POSITION_SPAN}) / ${POS
  * unchanged.
  */
 export const CREATE_SEARCH_POSITIONS = `
--- Writers wait (readers do not, until the old table is dropped) while the postings are rewritten.
+-- Writers wait (readers do not, until the tables are swapped) while the postings are rewritten.
 LOCK TABLE paper_search IN SHARE ROW EXCLUSIVE MODE;
 SET LOCAL maintenance_work_mem = '256MB';
 SET LOCAL work_mem = '256MB';
@@ -58,10 +58,15 @@ CREATE TABLE search_postings_with_positions (
 ALTER TABLE search_postings_with_positions ALTER COLUMN word SET STATISTICS 1000;
 INSERT INTO search_postings_with_positions
 SELECT x.* FROM paper_search s, quire_postings_of(s.paper_id, s.doc, s.title_doc) x ORDER BY 1, 2;
+-- As the postings' step built them (pg-search-postings.ts), the positions in no index; built before the
+-- old table is dropped, so readers wait only for the swap.
+ALTER TABLE search_postings_with_positions ADD CONSTRAINT search_postings_with_positions_pkey
+  PRIMARY KEY (word, paper_id) INCLUDE (title, authors, abstract, terms, title_terms);
+CREATE INDEX search_postings_with_positions_title ON search_postings_with_positions (word, paper_id)
+  INCLUDE (title, title_terms) WHERE title > 0;
+ANALYZE search_postings_with_positions;
 DROP TABLE search_postings;
 ALTER TABLE search_postings_with_positions RENAME TO search_postings;
--- As the postings' step built them (pg-search-postings.ts); the positions in no index.
-ALTER TABLE search_postings ADD PRIMARY KEY (word, paper_id) INCLUDE (title, authors, abstract, terms, title_terms);
-CREATE INDEX search_postings_title ON search_postings (word, paper_id) INCLUDE (title, title_terms) WHERE title > 0;
-ANALYZE search_postings;
+ALTER INDEX search_postings_with_positions_pkey RENAME TO search_postings_pkey;
+ALTER INDEX search_postings_with_positions_title RENAME TO search_postings_title;
 `;

@@ -220,12 +220,22 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       LEFT JOIN search_postings x ON x.word = u.lexeme AND x.paper_id = s.paper_id`);
     expect(rows[0]?.n).toBeGreaterThan(PAPERS * 10);
     expect(rows[0]?.differ).toBe(0);
-    // In the postings themselves: one table, its positions as many as its counts.
-    const tables = await pool.query<{ n: number; uncounted: number }>(`
+    // In the postings themselves: one table (its key and index named as before it was rebuilt), its
+    // positions as many as its counts.
+    const tables = await pool.query<{ n: number; uncounted: number; indexes: string; key: string }>(`
       SELECT (SELECT count(*)::integer FROM pg_class WHERE relname = 'search_positions') AS n,
              (SELECT count(*)::integer FROM search_postings
-              WHERE cardinality(at) <> title + authors + abstract) AS uncounted`);
-    expect(tables.rows[0]).toEqual({ n: 0, uncounted: 0 });
+              WHERE cardinality(at) <> title + authors + abstract) AS uncounted,
+             (SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes
+              WHERE tablename = 'search_postings') AS indexes,
+             (SELECT string_agg(conname, ',') FROM pg_constraint
+              WHERE conrelid = 'search_postings'::regclass) AS key`);
+    expect(tables.rows[0]).toEqual({
+      n: 0,
+      uncounted: 0,
+      indexes: 'search_postings_pkey,search_postings_title',
+      key: 'search_postings_pkey',
+    });
     const reader = new PgSearchReader(pool);
     const total = async (m: Match) =>
       (await reader.ranked(m, NO_FILTERS, WEIGHTS, { limit: 5, offset: 0, window: 5 })).total;
