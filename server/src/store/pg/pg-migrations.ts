@@ -9,6 +9,7 @@ import {
   SEARCH_TITLE_VECTOR,
   SEARCH_WORDS_PER_COLUMN,
 } from './pg-search-schema.ts';
+import { CREATE_SEARCH_POSITIONS } from './pg-search-positions.ts';
 import { CREATE_SEARCH_POSTINGS, EMPTY_SEARCH_WITH_PAPERS } from './pg-search-postings.ts';
 import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
 import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
@@ -98,6 +99,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'search-title-vector', sql: SEARCH_TITLE_VECTOR },
   { name: 'search-postings', sql: CREATE_SEARCH_POSTINGS },
   { name: 'search-emptied-with-papers', sql: EMPTY_SEARCH_WITH_PAPERS },
+  { name: 'search-positions', sql: CREATE_SEARCH_POSITIONS },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `
@@ -110,6 +112,8 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 const LOCK_MIGRATIONS = `SELECT pg_advisory_xact_lock(hashtextextended('quire:schema-migrations', 0))`;
 const SELECT_VERSION = `SELECT coalesce(max(version), 0)::integer AS version FROM schema_migrations`;
 const INSERT_VERSION = `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`;
+
+const READ_COMMITTED = 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED';
 
 async function versionUnderLock(client: PgClient): Promise<number> {
   await client.query(LOCK_MIGRATIONS);
@@ -140,6 +144,10 @@ export async function migratePg(
     if (!step) break;
     try {
       const ran = await inTransaction(pool, async (client) => {
+        // A step that locks a table and then fills from it must see what writers committed while it
+        // waited for the lock: under a database default of REPEATABLE READ the first read below would fix
+        // the snapshot before the wait, and a paper written meanwhile would be missed by the fill.
+        await client.query(READ_COMMITTED);
         // Another node may have applied it while this one waited for the lock.
         if ((await versionUnderLock(client)) >= version) return false;
         await client.query(step.sql);

@@ -169,6 +169,19 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       // Any of some words but not another (a prefix's completions without the prefix as a word).
       [without(anyOf([word('sparse'), word('kernel')]), word('graph')), NO_FILTERS],
       [without(anyOf([word('graph'), word('lattice')]), word('graph')), NO_FILTERS],
+      // Phrases asked of several columns: the words' positions, each word ranked once.
+      [phrase(['graph', 'method']), NO_FILTERS],
+      [phrase(['graph', 'graph']), NO_FILTERS],
+      [phrase(['grace', 'hopper', 'kernel']), NO_FILTERS],
+      [phrase(['grace', 'hopper']), cs],
+      [phrase(['graph', 'method']), since],
+      [inColumns(['title', 'abstract'], phrase(['graph', 'method'])), NO_FILTERS],
+      [inColumns(['authors', 'abstract'], phrase(['graph', 'method'])), NO_FILTERS],
+      [allOf([phrase(['graph', 'method']), word('sparse')]), NO_FILTERS],
+      [allOf([phrase(['result', 'graph']), anyOf([word('kernel'), word('tensor')])]), NO_FILTERS],
+      // Words next to each other across two columns (a title's last, the authors' first) are no phrase.
+      [phrase(['lattice', 'ada']), NO_FILTERS],
+      [phrase(['graph', 'zzz']), NO_FILTERS],
     ];
     let compared = 0;
     for (const [match, filters] of cases) {
@@ -193,6 +206,45 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
     }
     // The cases found papers: the comparison was not of empty pages.
     expect(compared).toBeGreaterThan(100);
+  });
+
+  it("holds each word's positions with their columns, as the vector does, and finds a phrase where it stands", async () => {
+    // Every (word, paper) of every vector, its positions and weights as the vector holds them: the column's
+    // code (title 0, authors 1, abstract 2) times 16384, plus the position, less 16384 (a smallint).
+    const { rows } = await pool.query<{ differ: number; n: number }>(`
+      SELECT count(*) FILTER (WHERE x.at IS DISTINCT FROM ARRAY(
+               SELECT ((CASE v.w WHEN 'A' THEN 0 WHEN 'B' THEN 1 ELSE 2 END) * 16384 + v.p - 16384)::smallint
+               FROM unnest(u.positions, u.weights) WITH ORDINALITY v (p, w, k) ORDER BY v.k))::integer AS differ,
+             count(*)::integer AS n
+      FROM paper_search s CROSS JOIN LATERAL unnest(s.doc) u
+      LEFT JOIN search_postings x ON x.word = u.lexeme AND x.paper_id = s.paper_id`);
+    expect(rows[0]?.n).toBeGreaterThan(PAPERS * 10);
+    expect(rows[0]?.differ).toBe(0);
+    // In the postings themselves: one table (its key and index named as before it was rebuilt), its
+    // positions as many as its counts.
+    const tables = await pool.query<{ n: number; uncounted: number; indexes: string; key: string }>(`
+      SELECT (SELECT count(*)::integer FROM pg_class WHERE relname = 'search_positions') AS n,
+             (SELECT count(*)::integer FROM search_postings
+              WHERE cardinality(at) <> title + authors + abstract) AS uncounted,
+             (SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes
+              WHERE tablename = 'search_postings') AS indexes,
+             (SELECT string_agg(conname, ',') FROM pg_constraint
+              WHERE conrelid = 'search_postings'::regclass) AS key`);
+    expect(tables.rows[0]).toEqual({
+      n: 0,
+      uncounted: 0,
+      indexes: 'search_postings_pkey,search_postings_title',
+      key: 'search_postings_pkey',
+    });
+    const reader = new PgSearchReader(pool);
+    const total = async (m: Match) =>
+      (await reader.ranked(m, NO_FILTERS, WEIGHTS, { limit: 5, offset: 0, window: 5 })).total;
+    // Titles "<graph> methods for …" (n % 4 ≠ 0, a third of them graph), authors "Grace Hopper", and the
+    // title's last word next to the authors' first, which is no phrase.
+    expect(await total(phrase(['graph', 'method']))).toBeGreaterThan(5);
+    expect(await total(phrase(['grace', 'hopper']))).toBeGreaterThan(PAPERS / 2);
+    expect(await total(phrase(['hopper', 'grace']))).toBe(0);
+    expect(await total(phrase(['lattice', 'ada']))).toBe(0);
   });
 
   // Last: it empties the store the other cases read.

@@ -4,9 +4,10 @@
  * as its rows are written, changed and removed. Ranking a common word's newest matches read each one's
  * whole vector out of TOAST (65 µs a paper at 10x under load: 500 a search were most of a 150 ms search);
  * the primary key's order (word, then id) hands the newest matches of a word to an index-only scan, and
- * the counts give ts_rank's score without the vector (QUIRE_RANK). Phrases and negations still read the
- * vector (pg-search-queries.ts: RANKED_WINDOW); the postings serve matches made of words
- * (pg-search-postings-window.ts).
+ * the counts give ts_rank's score without the vector (QUIRE_RANK). A phrase asked of several columns is
+ * matched from the positions each posting holds (pg-search-positions.ts); a phrase of one column and a
+ * negation still read the vector (pg-search-queries.ts: RANKED_WINDOW); the postings serve matches made
+ * of words (pg-search-postings-window.ts).
  */
 
 /**

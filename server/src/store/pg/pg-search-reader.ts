@@ -204,7 +204,7 @@ export class PgSearchReader implements SearchReader {
     filters: IndexFilters,
     weights: ColumnWeights,
     page: { window: number; limit: number; offset: number },
-  ): Promise<(RankedRow & { matched: number })[]> {
+  ): Promise<WindowRow[]> {
     const params: unknown[] = [rankWeights(weights), page.window, page.limit, page.offset];
     const filterId = POSTINGS_FILTER_ID(filters);
     const filterText = filterSql(filters, params, filterId);
@@ -215,7 +215,7 @@ export class PgSearchReader implements SearchReader {
       clauseParams(clauses, idf, params),
       filterId,
     );
-    return this.#throughIndex<RankedRow & { matched: number }>(sql, params);
+    return this.#throughIndex<WindowRow>(sql, params);
   }
 
   /**
@@ -477,6 +477,13 @@ function clauseParams(
         terms: next(of.map(({ atom }) => atom?.term ?? '')),
         idfs: next(of.map(({ idf }) => idf)),
         cols: next(of.map(({ atom }) => atom?.weights ?? '')),
+      };
+    },
+    phrase: (i) => {
+      const atom = atoms[i];
+      return {
+        terms: [...new Set(atom?.phrase ?? [atom?.term ?? ''])].map((t) => `${next(t)}::text`),
+        idf: next(idf[i] ?? 0),
       };
     },
   };
