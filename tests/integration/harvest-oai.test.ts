@@ -189,10 +189,13 @@ describe('OAI-PMH faults', () => {
 describeOnPaperEngines('harvest_oai', 'OAI-PMH harvest into the store', (engine) => {
   const small = { from: '2026-04-01', until: '2026-04-03' };
   const smallIds = () => corpus.filter((p) => p.date >= small.from && p.date <= small.until).map((p) => p.id);
-  // Two weeks (5,372 papers, three pages) rather than the whole window: what is checked is the same, and
-  // two whole harvests took 55 s at a load of 9, near the timeout.
-  const weeks = { from: '2026-03-30', until: '2026-04-10' };
-  const weekIds = () => corpus.filter((p) => p.date >= weeks.from && p.date <= weeks.until).map((p) => p.id);
+  // Three days (1,377 papers) in pages of 400, so four pages: a repeat and a resume need several pages, not
+  // many papers. Two weeks in pages of 2,000 ran past the 60 s timeout at a load of 20-30.
+  const PAGE = 400;
+  let paged400: ReplayServer;
+  beforeAll(async () => {
+    paged400 = await startReplayServer({ oaiPageSize: PAGE });
+  });
   const opened: PaperEngineStore[] = [];
   const fresh = async (label: string) => {
     const store = await engine.fresh(label);
@@ -201,22 +204,23 @@ describeOnPaperEngines('harvest_oai', 'OAI-PMH harvest into the store', (engine)
   };
   afterAll(async () => {
     for (const store of opened) await store.close();
+    await paged400.close();
   });
 
   it('harvesting the same window again changes nothing', async () => {
     const t = await fresh('again');
-    const want = weekIds().length;
+    const want = smallIds().length;
     const first = await harvestOai({
-      baseUrl: replay.oaiUrl,
-      ...weeks,
+      baseUrl: paged400.oaiUrl,
+      ...small,
       client: fastClient(),
       target: t.target,
     });
     expect(first.counts).toEqual({ inserted: want, updated: 0, unchanged: 0 });
     const before = await t.fingerprint();
     const again = await harvestOai({
-      baseUrl: replay.oaiUrl,
-      ...weeks,
+      baseUrl: paged400.oaiUrl,
+      ...small,
       client: fastClient(),
       target: t.target,
     });
@@ -234,8 +238,8 @@ describeOnPaperEngines('harvest_oai', 'OAI-PMH harvest into the store', (engine)
     const abort = new AbortController();
     await expect(
       harvestOai({
-        baseUrl: replay.oaiUrl,
-        ...weeks,
+        baseUrl: paged400.oaiUrl,
+        ...small,
         client: fastClient(),
         target: t.target,
         signal: abort.signal,
@@ -247,20 +251,20 @@ describeOnPaperEngines('harvest_oai', 'OAI-PMH harvest into the store', (engine)
     const checkpoint = await t.target.getCheckpoint<OaiCheckpoint>(oaiCheckpointKey('cs', 'arXivRaw'));
     expect(checkpoint?.completed).toBe(false);
     expect(checkpoint?.pages).toBe(2);
-    expect(await t.papers.count()).toBe(2 * 2000);
+    expect(await t.papers.count()).toBe(2 * PAGE);
 
-    const before = replay.requests.length;
+    const before = paged400.requests.length;
     const resumed = await harvestOai({
-      baseUrl: replay.oaiUrl,
-      ...weeks,
+      baseUrl: paged400.oaiUrl,
+      ...small,
       client: fastClient(),
       target: t.target,
     });
     expect(resumed.resumed).toBe(true);
-    expect(resumed.records).toBe(weekIds().length - 2 * 2000);
+    expect(resumed.records).toBe(smallIds().length - 2 * PAGE);
     expect(resumed.counts.unchanged).toBe(0);
-    expect(replay.requests[before]?.path).toContain('resumptionToken=');
-    expectIds(await t.papers.ids(), weekIds());
+    expect(paged400.requests[before]?.path).toContain('resumptionToken=');
+    expectIds(await t.papers.ids(), smallIds());
   });
 
   // Three days in pages of 100 (14 pages, a quarter of a second apart, so the kill lands mid-harvest on a
