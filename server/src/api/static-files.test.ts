@@ -6,7 +6,10 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { serveWebApp } from './static-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quire-web-'));
-writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+writeFileSync(
+  join(dir, 'index.html'),
+  '<!doctype html><head><title>app</title>\n<link href="/_app/start.js" rel="modulepreload"></head>',
+);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const app = new Hono();
@@ -36,6 +39,21 @@ describe('serveWebApp', () => {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);
       expect(await res.text()).toContain('<title>app</title>');
+    }
+  });
+
+  it("names a topic page's data in the page, ahead of the modules, and nothing for other routes", async () => {
+    const html = await (await app.request('/topics/rl-for-llm-agents')).text();
+    const topic = html.indexOf(
+      '<link href="/api/topics/rl-for-llm-agents" rel="preload" as="fetch" crossorigin>',
+    );
+    const list = html.indexOf('<link href="/api/topics" rel="preload" as="fetch" crossorigin>');
+    const modules = html.indexOf('rel="modulepreload"');
+    expect(topic).toBeGreaterThan(0);
+    expect(list).toBeGreaterThan(topic);
+    expect(modules).toBeGreaterThan(list);
+    for (const path of ['/', '/papers/2605.00001', '/topics/a%22b', '/topics/rl/more', '/_app/start.js']) {
+      expect(await (await app.request(path)).text(), path).not.toContain('as="fetch"');
     }
   });
 });

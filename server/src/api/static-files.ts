@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
+import { withPreloads } from './page-preloads.ts';
 import { pagePolicy } from './security-headers.ts';
 
 const TYPES: Record<string, string> = {
@@ -48,7 +49,9 @@ export function serveWebApp(rootDir: string): MiddlewareHandler {
     if (!target) {
       return c.text('The web app is not built. Run `npm start` (or `pnpm build`) and reload.', 503);
     }
-    const body = await readFile(target);
+    const read = await readFile(target);
+    // The app's page standing in for a client-side route names that route's data, to be fetched at once.
+    const body = file ? read : Buffer.from(withPreloads(read.toString('utf8'), path));
     const immutable = target.includes(`${sep}_app${sep}immutable${sep}`);
     const html = extname(target) === '.html';
     return c.body(body, 200, {

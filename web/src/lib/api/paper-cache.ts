@@ -42,6 +42,17 @@ export class PaperCache {
     return this.#papers.get(id);
   }
 
+  /** The papers of `ids` in order if every one is held, else null: a page can then render them at once. */
+  peekMany(ids: readonly string[]): PaperResult[] | null {
+    const out: PaperResult[] = [];
+    for (const id of ids) {
+      const paper = this.#papers.get(id);
+      if (!paper) return null;
+      out.push({ id, paper });
+    }
+    return out;
+  }
+
   put(paper: PaperView): void {
     this.#papers.delete(paper.id);
     this.#papers.set(paper.id, paper);

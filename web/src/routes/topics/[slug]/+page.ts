@@ -11,9 +11,13 @@ export const load = (async ({ params, fetch }) => {
       loadTopic(fetch, params.slug),
       topicCatalog.names(fetch),
     ]);
-    // The first page of papers comes with the page, so it renders whole (and back navigation, served
-    // from the paper cache, lands where it left).
-    const firstPapers = await paperCache.getMany(fetch, topic.paperIds.slice(0, PAGE_SIZE));
+    // The momentum renders without waiting for the papers: they stream in (the page awaits the promise).
+    // Papers this visit already holds (going back to the topic) come as a list, so the page renders whole
+    // at once and back navigation lands where it left.
+    const firstIds = topic.paperIds.slice(0, PAGE_SIZE);
+    const firstPapers = paperCache.peekMany(firstIds) ?? paperCache.getMany(fetch, firstIds);
+    // The page's {#await} shows a failure; this only keeps it from being reported as unhandled first.
+    if (firstPapers instanceof Promise) firstPapers.catch(() => {});
     return { topic, names, firstPapers, savedAt };
   } catch (err) {
     return failLoad(err, 'topic');
