@@ -166,6 +166,16 @@ function clauseSql(
   const { terms, idfs, cols } = params.words(clause.map((_, i) => first + i));
   // On the title's vector a word elsewhere ranks 0: only its title postings are read.
   const inTitle = vector === 'title_doc' ? ' AND p.title > 0' : '';
+  // Every word asking the same columns (a typo's corrections, a prefix's completions, a paper's related
+  // words): those columns tested as such, not looked up in each posting's row of the words (three strpos
+  // a posting); in every column, no test at all, as every posting holds its word somewhere.
+  const [head] = clause;
+  const asked =
+    vector === 'title_doc'
+      ? 'TRUE'
+      : head !== undefined && clause.every((a) => a.weights === head.weights)
+        ? inColumns(head.weights)
+        : IN_ASKED_COLUMNS;
   const postings =
     newest === null
       ? `JOIN search_postings p ON p.word = q.term${inTitle}`
@@ -174,7 +184,7 @@ function clauseSql(
   return `SELECT p.paper_id, sum(q.idf * ${rank}) AS s
     FROM unnest(${terms}::text[], ${idfs}::float8[], ${cols}::text[]) AS q (term, idf, cols)
     ${postings}
-    GROUP BY p.paper_id HAVING bool_or(${vector === 'title_doc' ? 'TRUE' : IN_ASKED_COLUMNS})`;
+    GROUP BY p.paper_id${asked === 'TRUE' ? '' : ` HAVING bool_or(${asked})`}`;
 }
 
 /**
@@ -220,6 +230,7 @@ export const POSTINGS_PAPERS_ID = 'd.id';
  * in order); `$1` ts_rank's weights, `$2` the window, `$3`/`$4` the page; `filters` test the paper's id
  * `filterId`, the papers row `d` joined only when they test its id (POSTINGS_PAPERS_ID). The clauses
  * meet on the paper's id, so the newest matches of common words are found without reading older ones.
+ * `counted` false: the page alone, without how many the window held or match in all (SearchReader.best).
  */
 export function POSTINGS_WINDOW(
   clauses: readonly PostingAtom[][],
@@ -227,11 +238,21 @@ export function POSTINGS_WINDOW(
   filters: string,
   params: ClauseParams,
   filterId: string,
+  counted = true,
 ): string {
   // Unfiltered: a filter may pass only papers deep in every word's list.
   const { from, score } = clausesMet(clauses, vector, params, filters === '' ? '$2' : null);
   const row = filterId === POSTINGS_PAPERS_ID ? '\n  JOIN papers d ON d.id = c0.paper_id' : '';
   const papers = filters === '' ? '' : `${row} WHERE TRUE${filters}`;
+  // Nobody reads the counts (related papers' 20,000 candidates, the best titles and joined forms): the
+  // window is not kept apart to count its rows, nor a phrase's matches read again to count them all.
+  if (!counted) {
+    return `
+SELECT w.paper_id AS "paperId", w.score::float8 AS score FROM (
+  SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}
+  ORDER BY c0.paper_id DESC LIMIT $2) w
+ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
+  }
   // A phrase's matches are all read to count them (no word count answers it): counted with the window,
   // in one pass, where a full window left the count to a second ("task specific" at 10x: 6,630 matches).
   if (clauses.some((c) => c.some((a) => a.phrase !== undefined))) {

@@ -162,6 +162,9 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       [anyOf([word('graph'), word('sparse'), word('kernel')]), NO_FILTERS],
       [inColumns(['title'], anyOf([word('graph'), word('lattice'), word('methods')])), NO_FILTERS],
       [anyOf([word('graph'), inColumns(['title'], word('sparse'))]), NO_FILTERS],
+      // Several words asking the same columns, not all of them (a paper's related words): those columns tested.
+      [inColumns(['title', 'abstract'], anyOf([word('graph'), word('sparse'), word('kernel')])), NO_FILTERS],
+      [inColumns(['authors'], anyOf([word('grace'), word('hopper'), word('lattice')])), NO_FILTERS],
       // A prefix alone: the words it stands for, each ranked with the prefix's idf.
       [word('spec', true), NO_FILTERS],
       [word('gra', true), cs],
@@ -202,6 +205,15 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
         ).toEqual(b.rows.map((r) => r.paperId));
         a.rows.forEach((r, i) => expect(r.score, label).toBeCloseTo(b.rows[i]?.score ?? NaN, 5));
         compared += a.rows.length;
+        // Uncounted (the best of the window alone): the same rows as the vectors' best.
+        const bestA = await fromPostings.best(match, filters, WEIGHTS, { limit: 8, window });
+        const bestB = await fromVectors.best(match, filters, WEIGHTS, { limit: 8, window });
+        expect(
+          bestA.map((r) => r.paperId),
+          `best ${label}`,
+        ).toEqual(bestB.map((r) => r.paperId));
+        bestA.forEach((r, i) => expect(r.score, `best ${label}`).toBeCloseTo(bestB[i]?.score ?? NaN, 5));
+        compared += bestA.length;
       }
     }
     // The cases found papers: the comparison was not of empty pages.

@@ -85,10 +85,17 @@ export class PgSearchReader implements SearchReader {
     page: { limit: number; offset: number; window: number },
   ): Promise<RankedPage> {
     const window = Math.max(page.window, page.offset + page.limit);
-    const found = await this.#window(match, filters, weights, window, page.limit, page.offset);
+    const found = await this.#window(match, filters, weights, {
+      window,
+      limit: page.limit,
+      offset: page.offset,
+      counted: true,
+    });
     const rows = found.map(({ paperId, score }) => ({ paperId, score }));
     const [top] = found;
-    if (top !== undefined && top.matched < window) return { rows, total: top.matched, estimated: false };
+    if (top?.matched !== undefined && top.matched < window) {
+      return { rows, total: top.matched, estimated: false };
+    }
     // Counted with the window when it read every match (RANKED_WINDOW's total).
     if (top?.total !== undefined) return { rows, total: top.total, estimated: false };
     // The window was full (or the page lay past it): every match counted.
@@ -102,7 +109,12 @@ export class PgSearchReader implements SearchReader {
     page: { limit: number; window: number },
   ): Promise<RankedRow[]> {
     const window = Math.max(page.window, page.limit);
-    const found = await this.#window(match, filters, weights, window, page.limit, 0);
+    const found = await this.#window(match, filters, weights, {
+      window,
+      limit: page.limit,
+      offset: 0,
+      counted: false,
+    });
     return found.map(({ paperId, score }) => ({ paperId, score }));
   }
 
@@ -110,15 +122,13 @@ export class PgSearchReader implements SearchReader {
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    window: number,
-    limit: number,
-    offset: number,
+    page: WindowPage,
   ): Promise<WindowRow[]> {
+    const { window, limit, offset } = page;
     const leaves = rankedLeaves(match);
     // Nothing ranks only where every part asks a column its own column filter rules out: that matches no
     // paper, and its statement would leave the ranking's parameters untyped (PostgreSQL refuses it).
     if (leaves.length === 0) return [];
-    const page = { window, limit, offset };
     // Under filters the forms' postings would be read whole (the newest-first bound needs no filter): the
     // vectors' index and the filter stay cheaper there, as for the prefix's count.
     const forms = filtered(filters) ? null : await this.#formsOfPrefix(match);
@@ -175,7 +185,7 @@ export class PgSearchReader implements SearchReader {
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { window: number; limit: number; offset: number },
+    page: WindowPage,
   ): Promise<WindowRow[]> {
     if (forms.length === 0) return [];
     const papers = await this.indexedPapers();
@@ -203,7 +213,7 @@ export class PgSearchReader implements SearchReader {
     match: Match,
     filters: IndexFilters,
     weights: ColumnWeights,
-    page: { window: number; limit: number; offset: number },
+    page: WindowPage,
   ): Promise<WindowRow[]> {
     const params: unknown[] = [rankWeights(weights), page.window, page.limit, page.offset];
     const filterId = POSTINGS_FILTER_ID(filters);
@@ -214,6 +224,7 @@ export class PgSearchReader implements SearchReader {
       filterText,
       clauseParams(clauses, idf, params),
       filterId,
+      page.counted,
     );
     return this.#throughIndex<WindowRow>(sql, params);
   }
@@ -489,8 +500,19 @@ function clauseParams(
   };
 }
 
-/** A window's row: how many the window held, and how many match in all when the statement counted them. */
-type WindowRow = RankedRow & { matched: number; total?: number };
+/**
+ * A window's row: how many the window held, and how many match in all when the statement counted them
+ * (neither when the window was asked uncounted, and read from the postings).
+ */
+type WindowRow = RankedRow & { matched?: number; total?: number };
+
+/** A ranked window asked for: its size, the page of it, and whether its matches are to be counted. */
+interface WindowPage {
+  window: number;
+  limit: number;
+  offset: number;
+  counted: boolean;
+}
 
 /** A prefix standing for more indexed words than this is ranked from the vectors. */
 const MAX_PREFIX_FORMS = 200;
