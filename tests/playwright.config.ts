@@ -93,7 +93,8 @@ export default defineConfig<{ groupEngine: GroupEngine }>({
             command: `mkdir -p "${dirname(databaseUrlFile(pgPort))}" && url="$(pnpm --silent exec tsx tests/e2e/support/postgres-database.ts e2e-shared "${databaseUrlFile(pgPort)}")" || exit 1; export QUIRE_DATABASE_URL="$url"; ${pgServeCommand(pgPort)}`,
             cwd: repoRoot,
             url: `http://127.0.0.1:${pgPort}/api/ready`,
-            timeout: 180_000,
+            // Readiness waits for the whole corpus's PostgreSQL import: over 180 s in a CI run at a load of 20-30.
+            timeout: 420_000,
             reuseExistingServer: false,
             stdout: 'pipe' as const,
             stderr: 'pipe' as const,
