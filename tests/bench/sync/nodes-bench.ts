@@ -30,6 +30,11 @@ const P99_TARGET = 2;
  * servers a little, so the figures compared with the targets come from untraced runs.
  */
 const TRACE = process.env.SYNC_BENCH_TRACE === '1';
+/**
+ * SYNC_BENCH_ONLY=cluster: only the N-node setup runs (no ratios to the single node). An A/B of the
+ * cluster's CPU seconds needs only it, and the single-node runs are two thirds of the bench's time.
+ */
+const ONLY_CLUSTER = process.env.SYNC_BENCH_ONLY === 'cluster';
 
 export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string, unknown>> {
   const offered = o.groups * o.clientsPerRoom * o.editsPerSecond;
@@ -46,6 +51,17 @@ export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string
     return db.url;
   };
   try {
+    if (ONLY_CLUSTER) {
+      const sharedUrl = await database('bench_sync_nodes');
+      const breakdowns: Record<string, Breakdown> = {};
+      const cluster = await runSetup(
+        `${o.nodes} nodes, PostgreSQL + Redis`,
+        o,
+        (env) => startNodes(o.nodes, sharedUrl, services, env),
+        (b) => (breakdowns.cluster = b),
+      );
+      return { nodes: o.nodes, setups: { cluster }, ...(TRACE ? { breakdowns } : {}) };
+    }
     const sqlite = await runSetup('1 node, SQLite', o, () => startQuireProcess().then((s) => [s]));
     const pgUrl = await database('bench_sync_one');
     const breakdowns: Record<string, Breakdown> = {};
