@@ -24,25 +24,6 @@ const APPEND_UPDATE = `
   WITH head AS (UPDATE groups SET update_seq = update_seq + 1 WHERE id = $1 RETURNING update_seq)
   INSERT INTO group_updates (group_id, seq, data) SELECT $1, update_seq, $2 FROM head
   RETURNING seq`;
-/*
- * Several groups' appends in one statement (see AppendBatcher). Their group rows are locked in id order
- * first, so two nodes' statements over overlapping groups wait for each other instead of deadlocking;
- * each group row is then bumped once and its update written under the new number. A group not found
- * returns no row.
- */
-const APPEND_UPDATES = `
-  WITH locked AS (
-    SELECT id FROM groups WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE
-  ), head AS (
-    UPDATE groups SET update_seq = update_seq + 1 FROM locked WHERE groups.id = locked.id
-    RETURNING groups.id, groups.update_seq
-  )
-  INSERT INTO group_updates (group_id, seq, data)
-  SELECT head.id, head.update_seq, input.data
-  FROM head JOIN unnest($1::text[], $2::bytea[]) AS input (group_id, data) ON input.group_id = head.id
-  RETURNING group_id, seq`;
-/** Statements of batched appends one node keeps out at once (each on a connection of its own). */
-const APPENDS_IN_FLIGHT = 2;
 const SELECT_UPDATES = `SELECT seq, data FROM group_updates WHERE group_id = $1 ORDER BY seq`;
 const SELECT_UPDATES_THROUGH = `
   SELECT seq, data FROM group_updates WHERE group_id = $1 AND seq <= $2 ORDER BY seq`;
@@ -84,19 +65,15 @@ export interface SharedUpdateLog extends UpdateLog {
 
 /** The per-group log of Yjs updates on PostgreSQL (same contract as SqliteUpdateLog). */
 export class PgUpdateLog implements SharedUpdateLog {
-  private readonly appends: AppendBatcher;
-
-  constructor(private readonly pool: PgPool) {
-    this.appends = new AppendBatcher(pool);
-  }
+  constructor(private readonly pool: PgPool) {}
 
   async load(groupId: string): Promise<StoredUpdate[]> {
     const { rows } = await this.pool.query<UpdateRow>(SELECT_UPDATES, [groupId]);
     return rows.map((r) => ({ id: Number(r.seq), data: r.data }));
   }
 
-  append(groupId: string, update: Uint8Array): Promise<number> {
-    return this.appends.append(groupId, update);
+  async append(groupId: string, update: Uint8Array): Promise<number> {
+    return appendOn(this.pool, groupId, update);
   }
 
   async count(groupId: string): Promise<number> {
@@ -138,90 +115,6 @@ async function appendOn(db: PgPool | PgClient, groupId: string, update: Uint8Arr
   const seq = rows[0]?.seq;
   if (seq === undefined) throw noGroup(groupId);
   return Number(seq);
-}
-
-interface QueuedAppend {
-  groupId: string;
-  update: Buffer;
-  resolve(seq: number): void;
-  reject(err: unknown): void;
-}
-
-/**
- * A node's appends, several groups' in one statement: with APPENDS_IN_FLIGHT statements out, the appends
- * that arrive meanwhile wait for one of them and then go together, one round trip, one commit and one
- * statement for PostgreSQL to plan for all of them. Alone, an append goes at once, as before. The 3-node
- * sync bench's profile spent a fifth of each node's CPU in pg's client and its socket writes at one
- * statement per group per append. Each append still resolves only once its row is committed. A group's
- * append waits while one of its own is out, so its rows are numbered in the order they were appended.
- */
-class AppendBatcher {
-  private queue: QueuedAppend[] = [];
-  private inFlight = 0;
-  /** Groups with an append in a statement that is out: their next one waits for it. */
-  private readonly groupsOut = new Set<string>();
-
-  constructor(private readonly pool: PgPool) {}
-
-  append(groupId: string, update: Uint8Array): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ groupId, update: bytea(update), resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < APPENDS_IN_FLIGHT && this.queue.length > 0) {
-      const batch: QueuedAppend[] = [];
-      const later: QueuedAppend[] = [];
-      for (const item of this.queue) {
-        if (this.groupsOut.has(item.groupId)) later.push(item);
-        else {
-          this.groupsOut.add(item.groupId);
-          batch.push(item);
-        }
-      }
-      this.queue = later;
-      if (batch.length === 0) return;
-      this.inFlight++;
-      void this.send(batch).finally(() => {
-        this.inFlight--;
-        for (const item of batch) this.groupsOut.delete(item.groupId);
-        this.pump();
-      });
-    }
-  }
-
-  private async send(batch: readonly QueuedAppend[]): Promise<void> {
-    try {
-      const seqs = await appendBatchOn(this.pool, batch);
-      for (const item of batch) {
-        const seq = seqs.get(item.groupId);
-        if (seq === undefined) item.reject(noGroup(item.groupId));
-        else item.resolve(seq);
-      }
-    } catch (err) {
-      for (const item of batch) item.reject(err);
-    }
-  }
-}
-
-async function appendBatchOn(db: PgPool, batch: readonly QueuedAppend[]): Promise<Map<string, number>> {
-  const seqs = new Map<string, number>();
-  if (batch.length === 1) {
-    // The single-row statement: nothing to sort or unnest.
-    const only = batch[0]!;
-    const { rows } = await db.query<{ seq: string }>(APPEND_UPDATE, [only.groupId, only.update]);
-    const seq = rows[0]?.seq;
-    if (seq !== undefined) seqs.set(only.groupId, Number(seq));
-    return seqs;
-  }
-  const { rows } = await db.query<{ group_id: string; seq: string }>(APPEND_UPDATES, [
-    batch.map((item) => item.groupId),
-    batch.map((item) => item.update),
-  ]);
-  for (const row of rows) seqs.set(row.group_id, Number(row.seq));
-  return seqs;
 }
 
 /**
