@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBus } from '@quire/server/cluster/redis-bus';
 import { RedisConnectionCounts } from '@quire/server/cluster/redis-connection-counts';
@@ -67,4 +68,28 @@ describe.skipIf(SKIP !== null)('live-connection counts on Redis', () => {
     expect(await live.reserve('10.1.0.4', 1)).toBe(true);
     expect(await live.reserve('10.1.0.4', 1)).toBe(false);
   });
+
+  it('still counts after Redis forgot its scripts (a restart), sending the script again', async () => {
+    const [a, b] = await twoNodes();
+    expect(await a.reserve('10.1.0.5', 2)).toBe(true);
+    await flushScripts();
+    expect(await b.reserve('10.1.0.5', 2)).toBe(true);
+    expect(await a.reserve('10.1.0.5', 2)).toBe(false);
+  });
 });
+
+/** SCRIPT FLUSH, as a restarted Redis stands: no script cached, so the next run by SHA1 is refused. */
+async function flushScripts(): Promise<void> {
+  const url = new URL(CLUSTER_REDIS_URL);
+  const socket = connect(Number(url.port), url.hostname);
+  try {
+    const reply = await new Promise<string>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('data', (data) => resolve(data.toString()));
+      socket.write('*2\r\n$6\r\nSCRIPT\r\n$5\r\nFLUSH\r\n');
+    });
+    expect(reply).toBe('+OK\r\n');
+  } finally {
+    socket.destroy();
+  }
+}

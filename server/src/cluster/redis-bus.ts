@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { QuireError, errorMessage, redactedUrl } from '../errors.ts';
+import { corkForThisTask } from '../sync/task-cork.ts';
 
 export interface BusEvents {
   /** A message on a subscribed channel, as Redis delivered its bytes. */
@@ -25,6 +27,8 @@ export class RedisBus {
   private readonly sub: Redis;
   private subReadyBefore = false;
   private lastError = '';
+  /** Each script's SHA1, to run it by (EVALSHA) rather than send its text every time. */
+  private readonly scriptShas = new Map<string, string>();
 
   private constructor(
     url: string,
@@ -99,6 +103,7 @@ export class RedisBus {
   }
 
   async publish(channel: string, data: Uint8Array): Promise<void> {
+    this.corkPublishing();
     await this.pub.publish(channel, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
 
@@ -119,9 +124,30 @@ export class RedisBus {
     });
   }
 
-  /** Runs a Lua script on the publishing connection (fails at once while Redis is away). */
+  /**
+   * Runs a Lua script on the publishing connection (fails at once while Redis is away), by its SHA1: the
+   * message counts' report runs one per invite and address every 50 ms, each sending the script's text
+   * (some 900 bytes) for Redis to hash again. Redis forgets scripts when it restarts; then the text goes.
+   */
   async evalScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    return this.pub.eval(script, keys.length, ...keys, ...args);
+    let sha = this.scriptShas.get(script);
+    if (sha === undefined)
+      this.scriptShas.set(script, (sha = createHash('sha1').update(script).digest('hex')));
+    this.corkPublishing();
+    try {
+      return await this.pub.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return this.pub.eval(script, keys.length, ...keys, ...args);
+    }
+  }
+
+  /**
+   * The commands of one task leave in one write (task-cork.ts): the publishes of one batch of appends
+   * (several groups' rows commit in one statement), the scripts of one report of the message counts.
+   */
+  private corkPublishing(): void {
+    if (this.pub.status === 'ready') corkForThisTask(this.pub.stream);
   }
 
   async deleteKey(key: string): Promise<void> {

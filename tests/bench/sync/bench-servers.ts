@@ -13,6 +13,8 @@ export interface ServerProcess {
   rssMiB(): number;
   /** CPU time used so far (user + system), in seconds (from /proc). */
   cpuSeconds(): number;
+  /** Read and write system calls so far, every thread's (from /proc/<pid>/io). */
+  syscalls(): { reads: number; writes: number };
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,13 @@ function processHandle(child: ChildProcess, port: number): ServerProcess {
       // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+    },
+    syscalls() {
+      const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+      return {
+        reads: Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0),
+        writes: Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0),
+      };
     },
     stop() {
       return new Promise((resolve) => {

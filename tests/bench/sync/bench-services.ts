@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../../src/paths.ts';
 
@@ -58,4 +59,43 @@ export async function startBenchServices(log: (line: string) => void): Promise<B
     );
   }
   return { databaseUrl, redisUrl, stop };
+}
+
+/**
+ * CPU seconds (user + system) the throwaway PostgreSQL (the postmaster and its live backends, and those
+ * gone since, as its children's time) and Redis have used so far, found by the ports in their addresses.
+ * They share the machine's cores with the nodes, so the cluster's cost per update includes theirs.
+ */
+export function serviceCpuSeconds(services: BenchServices): { postgres: number; redis: number } {
+  const pgPort = new URL(services.databaseUrl).port;
+  const redisPort = new URL(services.redisUrl).port;
+  const procs = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        // Fields 4 (ppid), 14-17 (utime, stime, cutime, cstime) of /proc/<pid>/stat, in ticks of 1/100 s.
+        const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((i) => Number(stat[i] ?? 0));
+        return [
+          {
+            pid: Number(pid),
+            cmd,
+            ppid: ppid ?? 0,
+            own: (utime ?? 0) + (stime ?? 0),
+            reaped: (cutime ?? 0) + (cstime ?? 0),
+          },
+        ];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+  const postmaster = procs.find((p) => p.cmd.includes('postgres -D') && p.cmd.includes(`-p ${pgPort} `));
+  const redis = procs.find((p) => p.cmd.startsWith('redis-server') && p.cmd.includes(`:${redisPort}`));
+  const pgTicks = postmaster
+    ? postmaster.own +
+      postmaster.reaped +
+      procs.filter((p) => p.ppid === postmaster.pid).reduce((n, p) => n + p.own, 0)
+    : Number.NaN;
+  return { postgres: pgTicks / 100, redis: redis ? redis.own / 100 : Number.NaN };
 }

@@ -18,6 +18,12 @@ export interface NodeFigures {
   cpuSeconds: number;
   rssPeakMiB: number;
   rssEndMiB: number;
+  /**
+   * Write and read system calls it made while the load ran (sockets: its clients, PostgreSQL, Redis):
+   * a count of the work's round trips and fan-out writes that a loaded machine does not stretch.
+   */
+  writeSyscalls: number;
+  readSyscalls: number;
 }
 
 export interface Figures {
@@ -64,6 +70,7 @@ export async function measure(
 ): Promise<Figures> {
   const peaks = servers.map((s) => s.rssMiB());
   const cpu0 = servers.map((s) => s.cpuSeconds());
+  const io0 = servers.map((s) => s.syscalls());
   const client0 = process.cpuUsage();
   const t0 = performance.now();
   const sample = () => servers.forEach((s, i) => (peaks[i] = Math.max(peaks[i] ?? 0, s.rssMiB())));
@@ -95,6 +102,8 @@ export async function measure(
     cpuSeconds: round(s.cpuSeconds() - (cpu0[i] ?? 0), 1),
     rssPeakMiB: round(peaks[i] ?? 0),
     rssEndMiB: round(s.rssMiB()),
+    writeSyscalls: s.syscalls().writes - (io0[i]?.writes ?? 0),
+    readSyscalls: s.syscalls().reads - (io0[i]?.reads ?? 0),
   }));
   const sorted = result.latencies.slice().sort();
   const cross = result.crossLatencies.slice().sort();
@@ -141,11 +150,13 @@ export async function measure(
       ? nodes
           .map(
             (n, i) =>
-              `node ${i + 1} ${pct(n.cpu)} of a core (${n.cpuSeconds} CPU s), RSS peak ${n.rssPeakMiB} MiB`,
+              `node ${i + 1} ${pct(n.cpu)} of a core (${n.cpuSeconds} CPU s, ${kilo(n.writeSyscalls)} writes, ` +
+              `${kilo(n.readSyscalls)} reads), RSS peak ${n.rssPeakMiB} MiB`,
           )
           .join('; ') + `; nodes together ${figures.serverCpuSeconds} CPU s`
       : `server RSS peak ${figures.serverRssPeakMiB} MiB; CPU: server ${pct(figures.serverCpu)} of a core ` +
-        `(${figures.serverCpuSeconds} CPU s)`;
+        `(${figures.serverCpuSeconds} CPU s, ${kilo(nodes[0]?.writeSyscalls ?? 0)} writes, ` +
+        `${kilo(nodes[0]?.readSyscalls ?? 0)} reads)`;
   console.log(
     `${label}: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (max ${figures.maxMs} ms) propagation${crossLine}; ` +
       `${figures.editsPerSecond} of ${figures.editsOffered} edits/s offered sent, ${figures.deliveriesPerSecond} deliveries/s ` +
@@ -158,6 +169,7 @@ export async function measure(
 }
 
 const pct = (share: number): string => `${Math.round(share * 100)}%`;
+const kilo = (n: number): string => `${round(n / 1000)}k`;
 
 export function round(x: number, digits = 1): number {
   const f = 10 ** digits;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@quire/server/store/pg/throwaway-database';
 import { startQuireProcess, type ServerProcess } from './bench-servers.ts';
-import { startBenchServices, type BenchServices } from './bench-services.ts';
+import { serviceCpuSeconds, startBenchServices, type BenchServices } from './bench-services.ts';
 import { measure, round, type Figures, type LoadShape } from './measure-load.ts';
 import type { LoadResult } from './sync-load.ts';
 import { createQuireRooms } from './quire-rooms.ts';
@@ -30,6 +30,11 @@ const P99_TARGET = 2;
  * servers a little, so the figures compared with the targets come from untraced runs.
  */
 const TRACE = process.env.SYNC_BENCH_TRACE === '1';
+/**
+ * SYNC_BENCH_ONLY=cluster: only the N-node setup runs (no ratios to the single node). An A/B of the
+ * cluster's CPU seconds needs only it, and the single-node runs are two thirds of the bench's time.
+ */
+const ONLY_CLUSTER = process.env.SYNC_BENCH_ONLY === 'cluster';
 
 export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string, unknown>> {
   const offered = o.groups * o.clientsPerRoom * o.editsPerSecond;
@@ -46,12 +51,25 @@ export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string
     return db.url;
   };
   try {
-    const sqlite = await runSetup('1 node, SQLite', o, () => startQuireProcess().then((s) => [s]));
+    if (ONLY_CLUSTER) {
+      const sharedUrl = await database('bench_sync_nodes');
+      const breakdowns: Record<string, Breakdown> = {};
+      const cluster = await runSetup(
+        `${o.nodes} nodes, PostgreSQL + Redis`,
+        o,
+        services,
+        (env) => startNodes(o.nodes, sharedUrl, services, env),
+        (b) => (breakdowns.cluster = b),
+      );
+      return { nodes: o.nodes, setups: { cluster }, ...(TRACE ? { breakdowns } : {}) };
+    }
+    const sqlite = await runSetup('1 node, SQLite', o, services, () => startQuireProcess().then((s) => [s]));
     const pgUrl = await database('bench_sync_one');
     const breakdowns: Record<string, Breakdown> = {};
     const onePg = await runSetup(
       '1 node, PostgreSQL (no Redis)',
       o,
+      services,
       (env) => startQuireProcess({ QUIRE_DATABASE_URL: pgUrl, ...env }).then((s) => [s]),
       (b) => (breakdowns.postgres = b),
     );
@@ -59,6 +77,7 @@ export async function runNodesBench(o: NodesBenchOptions): Promise<Record<string
     const nodes = await runSetup(
       `${o.nodes} nodes, PostgreSQL + Redis`,
       o,
+      services,
       (env) => startNodes(o.nodes, sharedUrl, services, env),
       (b) => (breakdowns.cluster = b),
     );
@@ -90,16 +109,28 @@ async function startNodes(
 async function runSetup(
   label: string,
   o: NodesBenchOptions,
+  services: BenchServices,
   start: (env: Record<string, string>) => Promise<ServerProcess[]>,
   traced?: (breakdown: Breakdown) => void,
-): Promise<Figures> {
+): Promise<Figures & { servicesCpuSeconds: { postgres: number; redis: number } }> {
   const traceDir = TRACE && traced ? mkdtempSync(join(tmpdir(), 'quire-sync-trace-')) : null;
   const servers = await start(traceDir ? { QUIRE_SYNC_TRACE: traceDir } : {});
   let result: LoadResult | null = null;
   try {
     const rooms = await createQuireRooms(`http://127.0.0.1:${servers[0]!.port}`, o.groups);
     const keep = traceDir ? (r: LoadResult) => (result = r) : undefined;
-    return await measure(label, servers, rooms, o.editsPerSecond, o.seconds, o, keep);
+    const before = serviceCpuSeconds(services);
+    const figures = await measure(label, servers, rooms, o.editsPerSecond, o.seconds, o, keep);
+    const after = serviceCpuSeconds(services);
+    const servicesCpuSeconds = {
+      postgres: round(after.postgres - before.postgres, 1),
+      redis: round(after.redis - before.redis, 1),
+    };
+    console.log(
+      `${label}: meanwhile PostgreSQL used ${servicesCpuSeconds.postgres} CPU s, Redis ${servicesCpuSeconds.redis} CPU s ` +
+        `(every setup's; on this machine's cores too)`,
+    );
+    return { ...figures, servicesCpuSeconds };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     // After the stop: each server writes the rest of its trace as it exits.

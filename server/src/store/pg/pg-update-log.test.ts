@@ -101,6 +101,37 @@ describe.skipIf(PG_SKIP !== null)('the shared update log on PostgreSQL', () => {
     expect(await nodeB.sharedUpdates.compactThrough(g, 2, first)).toBe(3);
   });
 
+  it('numbers each group’s rows 1, 2, 3… when two nodes append to overlapping groups at once', async () => {
+    const groups = await Promise.all(Array.from({ length: 6 }, () => aGroup()));
+    // Each node sends many groups' appends at once, so they go in statements of several groups each,
+    // and the two nodes' statements lock overlapping group rows (in opposite orders of arrival).
+    const sends = (node: PgNodeStores, tag: string, order: string[]) =>
+      Array.from({ length: 5 }, (_, round) =>
+        order.map((g) => node.sharedUpdates.append(g, anEdit(`${tag}${round}:${g}`))),
+      ).flat();
+    const seqs = await Promise.all([
+      ...sends(nodeA, 'A', groups),
+      ...sends(nodeB, 'B', [...groups].reverse()),
+    ]);
+    expect(seqs.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
+    for (const g of groups) {
+      const rows = await nodeA.sharedUpdates.load(g);
+      expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+      expect(editsOf(rows)).toHaveLength(10);
+    }
+  });
+
+  it('refuses only the append of a group that is gone, not the others sent with it', async () => {
+    const g = await aGroup();
+    const results = await Promise.allSettled([
+      nodeA.sharedUpdates.append(g, anEdit('first')),
+      nodeA.sharedUpdates.append('no-such-group', anEdit('x')),
+      nodeA.sharedUpdates.append(g, anEdit('second')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(editsOf(await nodeA.sharedUpdates.load(g))).toEqual(['first', 'second']);
+  });
+
   it('loses none of the rows another node appends while one compacts again and again', async () => {
     const g = await aGroup();
     const docA = new Y.Doc();
