@@ -143,8 +143,8 @@ export class RedisBus {
   }
 
   /**
-   * The commands of one task leave in one write (task-cork.ts): the publishes of one batch of appends
-   * (several groups' rows commit in one statement), the scripts of one report of the message counts.
+   * The commands of one task leave in one write (task-cork.ts): the publishes that follow one task's
+   * committed appends, the scripts of one report of the message counts.
    */
   private corkPublishing(): void {
     if (this.pub.status === 'ready') corkForThisTask(this.pub.stream);
