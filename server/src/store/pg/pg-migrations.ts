@@ -11,7 +11,7 @@ import {
 } from './pg-search-schema.ts';
 import { CREATE_SEARCH_POSITIONS } from './pg-search-positions.ts';
 import { CREATE_SEARCH_POSTINGS, EMPTY_SEARCH_WITH_PAPERS } from './pg-search-postings.ts';
-import { CREATE_TAGS_AND_COUNTS } from './pg-tag-schema.ts';
+import { CREATE_TAGS_AND_COUNTS, TAGS_WITHOUT_PAPER_KEY } from './pg-tag-schema.ts';
 import { inTransaction, openPgPool, type PgClient, type PgPool } from './pg-pool.ts';
 
 /*
@@ -100,6 +100,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'search-postings', sql: CREATE_SEARCH_POSTINGS },
   { name: 'search-emptied-with-papers', sql: EMPTY_SEARCH_WITH_PAPERS },
   { name: 'search-positions', sql: CREATE_SEARCH_POSITIONS },
+  { name: 'tags-without-paper-key', sql: TAGS_WITHOUT_PAPER_KEY },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -40,9 +40,11 @@ WHERE t.paper_id = ANY($1::text[])
   AND NOT EXISTS (
     SELECT 1 FROM unnest($2::text[], $3::text[]) AS keep (topic, paper_id)
     WHERE keep.topic = t.topic AND keep.paper_id = t.paper_id)`;
+// Tags of a paper no longer stored are left out (paper_tags has no foreign key: pg-tag-schema.ts).
 const UPSERT_TAGS = `
 INSERT INTO paper_tags (topic, paper_id, score, evidence)
-SELECT * FROM unnest($1::text[], $2::text[], $3::double precision[], $4::text[])
+SELECT t.* FROM unnest($1::text[], $2::text[], $3::double precision[], $4::text[]) AS t (topic, paper_id, score, evidence)
+WHERE EXISTS (SELECT 1 FROM papers p WHERE p.id = t.paper_id)
 ON CONFLICT (topic, paper_id) DO UPDATE SET score = excluded.score, evidence = excluded.evidence
 WHERE paper_tags.score IS DISTINCT FROM excluded.score OR paper_tags.evidence IS DISTINCT FROM excluded.evidence`;
 // Only if the paper is as it was read: one rewritten while its tags were being made stays stale.
