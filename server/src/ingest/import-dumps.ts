@@ -178,12 +178,15 @@ export async function importInto(
   };
   const files: FileReport[] = [];
   const endBulkLoad = store.beginBulkLoad?.();
+  let indexCompactMs: number | undefined;
   try {
     for (const candidate of candidates) {
       const report = await importFile(ctx, candidate);
       files.push(report);
       opts.onFileDone?.(report);
     }
+    const written = files.reduce((n, f) => n + f.inserted + f.updated, 0);
+    indexCompactMs = (await store.afterBulkLoad?.(written)) ?? undefined;
   } finally {
     endBulkLoad?.();
     await preparing.thread?.close();
@@ -196,6 +199,7 @@ export async function importInto(
     totals: totalsOf(files),
     durationMs: now().getTime() - started.getTime(),
     ...(plan ? { tagging: { tagged: ctx.tagged, leftToRetag: plan.leftToRetag } } : {}),
+    ...(indexCompactMs === undefined ? {} : { indexCompactMs }),
     ...(mainCpuFrom !== null && mainCpuTo !== null
       ? {
           threadCpuMs: {
