@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
 import { sqliteSearchReader } from '../store/search-reader.ts';
 import { word } from '../store/search-match.ts';
-import { importPaths, type ImportProgress } from './import-dumps.ts';
+import { importInto, importPaths, type ImportProgress } from './import-dumps.ts';
+import { sqliteImportWrites } from '../store/import-writes.ts';
 
 let dir: string;
 let store: Store;
@@ -186,6 +187,22 @@ describe('the search index after an import', () => {
       { term: 'lovelace', docs: 60 },
       { term: 'number', docs: 60 },
     ]);
+  });
+
+  it('failing to merge is a note, not a failed import: every paper stays stored', async () => {
+    const writes = sqliteImportWrites(store);
+    const full = {
+      ...writes,
+      afterBulkLoad: () => Promise.reject(new Error('database or disk is full')),
+    };
+    const report = await importInto(full, [write('bulk.jsonl', lines(60).join('\n') + '\n')], {
+      batchSize: 5,
+    });
+    expect(report.totals.inserted).toBe(60);
+    expect(report.notes.join('\n')).toContain(
+      'the search index was not merged after the import (database or disk is full)',
+    );
+    expect(await sqliteSearchReader(store.db).hitsUpTo(word('paper'), 100)).toBe(60);
   });
 
   it('is left as it is after an import of a few papers into a larger store', async () => {

@@ -186,7 +186,15 @@ export async function importInto(
       opts.onFileDone?.(report);
     }
     const written = files.reduce((n, f) => n + f.inserted + f.updated, 0);
-    indexCompactMs = (await store.afterBulkLoad?.(written)) ?? undefined;
+    // Every paper is stored by now: a merge that fails (a full disk) leaves the index as it was, so it is
+    // a note, not a failed import.
+    try {
+      indexCompactMs = (await store.afterBulkLoad?.(written)) ?? undefined;
+    } catch (err) {
+      notes.push(
+        `the search index was not merged after the import (${errorMessage(err)}); searches still work`,
+      );
+    }
   } finally {
     endBulkLoad?.();
     await preparing.thread?.close();
