@@ -381,6 +381,10 @@ async function build(
       `(${taggedInImport.toLocaleString('en-US')} tagged as stored${report.tagging?.leftToRetag ? `; not tagging: ${report.tagging.leftToRetag}` : ''}), ` +
       `${s(importCpuMs)} CPU, load ${loadavg()[0]?.toFixed(1)}`,
   );
+  if (report.indexCompactMs !== undefined)
+    say(
+      `  search index merged into one segment at the end, in ${s(report.indexCompactMs)} (counted in the import)`,
+    );
   const threads = report.threadCpuMs ? threadCpu(report.threadCpuMs, importCpuMs, inserted) : null;
   if (threads) say(`  CPU by thread: ${threads.line}`);
   const { tagged, tagMs, tagCpuMs } = await timedRetag(store.tags, say);
@@ -402,6 +406,7 @@ async function build(
     tagged,
     extraFile,
     threadCpuMs: threads?.figures ?? null,
+    indexCompactMs: report.indexCompactMs ?? null,
   };
 }
 
@@ -470,6 +475,8 @@ interface Built {
   extraFile: string;
   /** The import's CPU by thread (ms), where the system says. */
   threadCpuMs: ReturnType<typeof threadCpu>['figures'] | null;
+  /** The import's end merging the search index into one segment (part of importMs), or null. */
+  indexCompactMs: number | null;
 }
 
 async function measure(
@@ -593,6 +600,7 @@ async function measureOn(
           corpusGzMiB: round(built.corpusBytes / MiB),
           writeCorpusMs: Math.round(built.writeMs),
           importMs: Math.round(built.importMs),
+          importIndexCompactMs: built.indexCompactMs === null ? null : Math.round(built.indexCompactMs),
           importPapersPerSec: Math.round((built.inserted * 1000) / built.importMs),
           tagMs: Math.round(built.tagMs),
           tagPapersPerSec: Math.round((built.tagged * 1000) / Math.max(1, built.tagMs)),

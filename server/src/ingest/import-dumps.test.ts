@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
-import { importPaths, type ImportProgress } from './import-dumps.ts';
+import { sqliteSearchReader } from '../store/search-reader.ts';
+import { word } from '../store/search-match.ts';
+import { importInto, importPaths, type ImportProgress } from './import-dumps.ts';
+import { sqliteImportWrites } from '../store/import-writes.ts';
 
 let dir: string;
 let store: Store;
@@ -164,6 +167,51 @@ describe('importPaths with JSON Lines', () => {
     const paper = store.papers.get('0704.0001');
     expect(paper?.doi).toBe('10.1103/PhysRevD.76.013009');
     expect(paper?.listingDateEstimated).toBe(true);
+  });
+});
+
+describe('the search index after an import', () => {
+  // FTS5's segments: each batch writes one, merged 8 at a time.
+  const segments = () =>
+    store.db.prepare<[], number>(`SELECT count(DISTINCT segid) FROM paper_search_idx`).pluck().get();
+
+  it('is merged into one segment when the import wrote most of the store, and finds the same papers', async () => {
+    const report = await importPaths(store, [write('bulk.jsonl', lines(60).join('\n') + '\n')], {
+      batchSize: 5,
+    });
+    expect(report.indexCompactMs).toBeGreaterThanOrEqual(0);
+    expect(segments()).toBe(1);
+    const reader = sqliteSearchReader(store.db);
+    expect(await reader.hitsUpTo(word('paper'), 100)).toBe(60);
+    expect(await reader.vocabulary(['lovelace', 'number'])).toEqual([
+      { term: 'lovelace', docs: 60 },
+      { term: 'number', docs: 60 },
+    ]);
+  });
+
+  it('failing to merge is a note, not a failed import: every paper stays stored', async () => {
+    const writes = sqliteImportWrites(store);
+    const full = {
+      ...writes,
+      afterBulkLoad: () => Promise.reject(new Error('database or disk is full')),
+    };
+    const report = await importInto(full, [write('bulk.jsonl', lines(60).join('\n') + '\n')], {
+      batchSize: 5,
+    });
+    expect(report.totals.inserted).toBe(60);
+    expect(report.notes.join('\n')).toContain(
+      'the search index was not merged after the import (database or disk is full)',
+    );
+    expect(await sqliteSearchReader(store.db).hitsUpTo(word('paper'), 100)).toBe(60);
+  });
+
+  it('is left as it is after an import of a few papers into a larger store', async () => {
+    await importPaths(store, [write('bulk.jsonl', lines(60).join('\n') + '\n')], { batchSize: 5 });
+    const more = Array.from({ length: 10 }, (_, i) => listingLine(100 + i)).join('\n') + '\n';
+    const report = await importPaths(store, [write('more.jsonl', more)], { batchSize: 5 });
+    expect(report.indexCompactMs).toBeUndefined();
+    expect(segments()).toBe(3);
+    expect(await sqliteSearchReader(store.db).hitsUpTo(word('paper'), 100)).toBe(70);
   });
 });
 

@@ -178,11 +178,22 @@ export async function importInto(
   };
   const files: FileReport[] = [];
   const endBulkLoad = store.beginBulkLoad?.();
+  let indexCompactMs: number | undefined;
   try {
     for (const candidate of candidates) {
       const report = await importFile(ctx, candidate);
       files.push(report);
       opts.onFileDone?.(report);
+    }
+    const written = files.reduce((n, f) => n + f.inserted + f.updated, 0);
+    // Every paper is stored by now: a merge that fails (a full disk) leaves the index as it was, so it is
+    // a note, not a failed import.
+    try {
+      indexCompactMs = (await store.afterBulkLoad?.(written)) ?? undefined;
+    } catch (err) {
+      notes.push(
+        `the search index was not merged after the import (${errorMessage(err)}); searches still work`,
+      );
     }
   } finally {
     endBulkLoad?.();
@@ -196,6 +207,7 @@ export async function importInto(
     totals: totalsOf(files),
     durationMs: now().getTime() - started.getTime(),
     ...(plan ? { tagging: { tagged: ctx.tagged, leftToRetag: plan.leftToRetag } } : {}),
+    ...(indexCompactMs === undefined ? {} : { indexCompactMs }),
     ...(mainCpuFrom !== null && mainCpuTo !== null
       ? {
           threadCpuMs: {

@@ -49,6 +49,8 @@ export interface ImportReport {
   durationMs: number;
   /** Only when the import was asked to tag (ImportOptions.tagWith). */
   tagging?: ImportTaggingReport;
+  /** When the import's end rebuilt the search index's segments as one (see ImportWrites.afterBulkLoad): ms. */
+  indexCompactMs?: number;
   /** CPU time by thread, where the system says (Linux): where an import's time goes. */
   threadCpuMs?: ImportThreadCpu;
 }

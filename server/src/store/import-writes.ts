@@ -3,7 +3,7 @@ import { beginBulkLoad } from './bulk-load.ts';
 import type { IngestKind, IngestLogEntry } from './harvest-state.ts';
 import type { Store } from './open-store.ts';
 import type { UpsertCounts } from './paper-store.ts';
-import type { KnownTerms } from './search-index-schema.ts';
+import { COMPACT_FROM_SHARE, INDEXED_DOCS, OPTIMIZE_INDEX, type KnownTerms } from './search-index-schema.ts';
 import type { KnownTags, TagStore } from './tag-store.ts';
 import { settled } from './settled.ts';
 
@@ -35,6 +35,12 @@ export interface ImportWrites {
    * returns as it ends. Absent where the engine needs nothing of the kind.
    */
   beginBulkLoad?(): () => void;
+  /**
+   * Called once after an import's last batch with how many papers it wrote: an engine whose index reads
+   * better rebuilt after a bulk load rebuilds it (SQLite: the FTS5 segments merged into one, when the
+   * import wrote much of the store) and says how long that took in ms; null when it did nothing.
+   */
+  afterBulkLoad?(written: number): Promise<number | null>;
   storeBatch(
     papers: readonly PaperEntity[],
     extras: PreparedExtras,
@@ -66,6 +72,14 @@ export function sqliteImportWrites(store: Store): ImportWrites {
     noPreparedTags: null,
     batchSize: SQLITE_BATCH_SIZE,
     beginBulkLoad: () => beginBulkLoad(store.db),
+    afterBulkLoad: (written) =>
+      settled(() => {
+        const indexed = store.db.prepare<[], number>(INDEXED_DOCS).pluck().get() ?? 0;
+        if (written === 0 || written < COMPACT_FROM_SHARE * indexed) return null;
+        const t0 = performance.now();
+        store.db.prepare(OPTIMIZE_INDEX).run();
+        return performance.now() - t0;
+      }),
     storeBatch: (papers, extras, checkpoint) =>
       settled(() =>
         store.transaction(() => {

@@ -118,6 +118,23 @@ INSERT INTO paper_search (paper_search, rank) VALUES ('crisismerge', 32);
 `;
 
 /**
+ * Merges every segment of the index into one (FTS5's 'optimize'), in one transaction. A bulk import leaves
+ * its terms in many segments (automerge stops at 8 a level), and every query term, prefix and vocabulary
+ * look-up seeks each segment; after the merge it reads one. Rewrites the whole index, so only an import
+ * that wrote much of the store asks for it (see `COMPACT_FROM_SHARE`).
+ */
+export const OPTIMIZE_INDEX = `INSERT INTO paper_search (paper_search) VALUES ('optimize')`;
+
+/** Papers ever indexed (docs are never reused downwards): one index seek. */
+export const INDEXED_DOCS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
+
+/**
+ * The least share of the indexed papers an import must have written for its end to merge the index's
+ * segments: the merge rewrites the whole index, so an import of a few papers into a large store must not.
+ */
+export const COMPACT_FROM_SHARE = 0.5;
+
+/**
  * Writes the queued papers' terms, replacing old ones: three statements, run in order in one transaction.
  * What a batch of `PaperStore` leaves queued besides its own papers (a row changed by other means).
  */
