@@ -48,6 +48,7 @@ describe('readPlainXml', () => {
       '<a><record/><record x="1"/></a>',
       '<ns:a xmlns:ns="u" xmlns="v" ns:x="1" y="2"><ns:b>k</ns:b></ns:a>',
       '<a> &lt;x&gt; &amp;amp; &quot;q&quot; &apos; </a>',
+      '<a x="&amp;#65;">&amp;#233; &amp;lt; &amp;nbsp; x &amp; y; z</a>',
       `<a x=" &lt;&amp;&quot; " y='s' x:y="t"/>`,
       '<a x = "1" >z</a >',
       '<?xml version="1.0" encoding="UTF-8"?>\r\n<a>\r\n line1\r\n line2 \r</a>\r\n',
