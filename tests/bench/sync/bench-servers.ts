@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../src/paths.ts';
+import { readProcStat } from './proc-stat.ts';
 
 /** A sync server in a process of its own, so its memory and CPU are its own. */
 export interface ServerProcess {
@@ -114,9 +115,7 @@ function processHandle(child: ChildProcess, port: number): ServerProcess {
       return kb / 1024;
     },
     cpuSeconds() {
-      // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+      return readProcStat(pid).cpuSeconds;
     },
     syscalls() {
       const io = readFileSync(`/proc/${pid}/io`, 'utf8');

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../../src/paths.ts';
+import { readProcStat } from './proc-stat.ts';
 
 /** The throwaway PostgreSQL and Redis of scripts/test-services.sh, for as long as the bench needs them. */
 export interface BenchServices {
@@ -74,28 +75,17 @@ export function serviceCpuSeconds(services: BenchServices): { postgres: number; 
     .flatMap((pid) => {
       try {
         const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        // Fields 4 (ppid), 14-17 (utime, stime, cutime, cstime) of /proc/<pid>/stat, in ticks of 1/100 s.
-        const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((i) => Number(stat[i] ?? 0));
-        return [
-          {
-            pid: Number(pid),
-            cmd,
-            ppid: ppid ?? 0,
-            own: (utime ?? 0) + (stime ?? 0),
-            reaped: (cutime ?? 0) + (cstime ?? 0),
-          },
-        ];
+        return [{ pid: Number(pid), cmd, ...readProcStat(pid) }];
       } catch {
         return []; // gone meanwhile
       }
     });
   const postmaster = procs.find((p) => p.cmd.includes('postgres -D') && p.cmd.includes(`-p ${pgPort} `));
   const redis = procs.find((p) => p.cmd.startsWith('redis-server') && p.cmd.includes(`:${redisPort}`));
-  const pgTicks = postmaster
-    ? postmaster.own +
-      postmaster.reaped +
-      procs.filter((p) => p.ppid === postmaster.pid).reduce((n, p) => n + p.own, 0)
+  const postgres = postmaster
+    ? postmaster.cpuSeconds +
+      postmaster.reapedCpuSeconds +
+      procs.filter((p) => p.ppid === postmaster.pid).reduce((n, p) => n + p.cpuSeconds, 0)
     : Number.NaN;
-  return { postgres: pgTicks / 100, redis: redis ? redis.own / 100 : Number.NaN };
+  return { postgres, redis: redis ? redis.cpuSeconds : Number.NaN };
 }

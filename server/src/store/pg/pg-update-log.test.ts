@@ -103,8 +103,8 @@ describe.skipIf(PG_SKIP !== null)('the shared update log on PostgreSQL', () => {
 
   it('numbers each group’s rows 1, 2, 3… when two nodes append to overlapping groups at once', async () => {
     const groups = await Promise.all(Array.from({ length: 6 }, () => aGroup()));
-    // Each node sends many groups' appends at once, so they go in statements of several groups each,
-    // and the two nodes' statements lock overlapping group rows (in opposite orders of arrival).
+    // Each node sends many groups' appends at once, and the two nodes' appends to the same groups race
+    // for each group's row (in opposite orders of arrival).
     const sends = (node: PgNodeStores, tag: string, order: string[]) =>
       Array.from({ length: 5 }, (_, round) =>
         order.map((g) => node.sharedUpdates.append(g, anEdit(`${tag}${round}:${g}`))),
@@ -121,7 +121,7 @@ describe.skipIf(PG_SKIP !== null)('the shared update log on PostgreSQL', () => {
     }
   });
 
-  it('refuses only the append of a group that is gone, not the others sent with it', async () => {
+  it('refuses the append of a group that is gone, and the appends sent beside it still land', async () => {
     const g = await aGroup();
     const results = await Promise.allSettled([
       nodeA.sharedUpdates.append(g, anEdit('first')),
