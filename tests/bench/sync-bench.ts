@@ -9,6 +9,7 @@ import { startQuireProcess, startStockProcess, type ServerProcess } from './sync
 import { measure, round, type Figures } from './sync/measure-load.ts';
 import { runNodesBench } from './sync/nodes-bench.ts';
 import { createQuireRooms } from './sync/quire-rooms.ts';
+import { runRelayCostBench } from './sync/relay-cost.ts';
 
 const GROUPS = Number(process.env.SYNC_BENCH_GROUPS ?? 20);
 const CLIENTS_PER_GROUP = Number(process.env.SYNC_BENCH_CLIENTS ?? 10);
@@ -57,7 +58,12 @@ async function runAgainst(
 const SHAPE = { clientsPerRoom: CLIENTS_PER_GROUP, threads: THREADS };
 
 export async function runSyncBench(args: string[] = []): Promise<Record<string, unknown>> {
-  const { values } = parseArgs({ args, options: { nodes: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { nodes: { type: 'string' }, 'relay-cost': { type: 'boolean' } },
+    strict: true,
+  });
+  if (values['relay-cost']) return runRelayCostBench();
   if (values.nodes !== undefined) {
     const nodes = Number(values.nodes);
     if (!Number.isInteger(nodes) || nodes < 2) {

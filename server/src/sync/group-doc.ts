@@ -17,6 +17,7 @@ import type { StoredUpdate, UpdateLog } from '../store/update-log-store.ts';
 import { CATCH_UP_ORIGIN, ClusterRelay, RemoteNodePeer, type RelayedDoc } from './cluster-relay.ts';
 import type { DocCluster } from './doc-cluster.ts';
 import { syncTrace } from './sync-trace.ts';
+import { DeferredDoc, RAW_RELAY_MAX_BYTES } from './deferred-apply.ts';
 
 /** An update waiting to be appended, and its caller. */
 interface PendingStore {
@@ -59,6 +60,8 @@ export class GroupDoc implements RelayedDoc {
   /** Settles once the stored state is in memory: true when ready, false when loading failed. */
   readonly loaded: Promise<boolean>;
   private doc: Y.Doc | null = null;
+  /** The document behind the updates relayed before they were applied (deferred-apply.ts). */
+  private deferred: DeferredDoc | null = null;
   private awareness: awarenessProtocol.Awareness | null = null;
   private state: DocState = 'loading';
   private readonly peers = new Set<DocPeer>();
@@ -143,7 +146,7 @@ export class GroupDoc implements RelayedDoc {
   }
 
   /**
-   * Appends `update` to the log, then applies it, which broadcasts it to the other peers. The append
+   * Appends `update` to the log, then relays it to the other peers (and nodes) and applies it. The append
    * is awaited first so that no peer can receive an update a crash would lose; if it fails, nothing was
    * applied or sent. The caller has already decoded the update (`updateHasContent`).
    *
@@ -151,7 +154,7 @@ export class GroupDoc implements RelayedDoc {
    * log as one row (their Yjs merge), one round trip for all of them: a group's appends run one at a
    * time, so at one round trip an update a group of ten typing at 5/s each outgrows a PostgreSQL round
    * trip of 20 ms and its queue grows without end (the 3-node sync bench: p50 14 s before). Each is still
-   * applied with its own sender, so nobody gets their own update back.
+   * relayed apart, past its own sender, so nobody gets their own update back.
    */
   store(from: DocPeer, update: Uint8Array): Promise<void> {
     syncTrace?.mark('received', update);
@@ -208,13 +211,13 @@ export class GroupDoc implements RelayedDoc {
     if (this.state !== 'ready' || !this.doc) return;
     this.lastId = id;
     this.rows++;
-    for (const entry of batch) Y.applyUpdate(this.doc, entry.update, entry.from);
+    for (const entry of batch) this.relayCommitted(entry.update, entry.from);
     syncTrace?.mark('applied', row);
     if (this.rows >= this.compactAfter) this.scheduleCompaction();
   }
 
   syncStep1(): Uint8Array {
-    return syncStep1Message(this.readyDoc());
+    return syncStep1Message(this.settledDoc());
   }
 
   /**
@@ -222,7 +225,7 @@ export class GroupDoc implements RelayedDoc {
    * encoding until the next update: encoding a large group is the expensive part of a reconnect loop.
    */
   syncStep2(stateVector: Uint8Array): Uint8Array {
-    const doc = this.readyDoc();
+    const doc = this.settledDoc();
     if (!wantsWholeState(doc, stateVector)) return syncStep2Message(doc, stateVector);
     this.wholeState ??= syncStep2Message(doc, stateVector);
     return this.wholeState;
@@ -317,20 +320,24 @@ export class GroupDoc implements RelayedDoc {
   }
 
   /**
-   * An update another node committed (or a row read back from the log): applied, which relays it to this
-   * node's clients. False, and logged, when Yjs refuses it.
+   * An update another node committed: checked, relayed to this node's clients and applied later. A row read
+   * back from the log (after a compaction, one that carries much the document holds) is applied first and
+   * only what the document lacked is relayed. False, and logged, when Yjs refuses it.
    */
   applyRemoteUpdate(update: Uint8Array, origin: RemoteNodePeer | typeof CATCH_UP_ORIGIN): boolean {
     if (this.state !== 'ready' || !this.doc) return false;
-    try {
-      Y.applyUpdate(this.doc, update, origin);
-      if (syncTrace && this.doc.store.pendingStructs) syncTrace.mark('pending', update);
-    } catch (err) {
-      this.log(
-        `sync: group ${this.groupId}: could not apply an update from another node: ${errorMessage(err)}`,
-      );
-      return false;
+    if (origin !== CATCH_UP_ORIGIN && update.byteLength <= RAW_RELAY_MAX_BYTES) {
+      try {
+        // What is relayed unapplied must be an update every client's Yjs can read.
+        Y.decodeUpdate(update);
+      } catch (err) {
+        this.log(
+          `sync: group ${this.groupId}: could not apply an update from another node: ${errorMessage(err)}`,
+        );
+        return false;
+      }
     }
+    if (!this.relayCommitted(update, origin)) return false;
     this.rows++;
     if (this.rows >= this.compactAfter) this.scheduleCompaction();
     return true;
@@ -390,6 +397,8 @@ export class GroupDoc implements RelayedDoc {
       // A live compaction still out holds the group's advisory lock: this one would be skipped.
       if (this.compacting) await this.compacting;
       if (wasReady) await this.compactNow('unload');
+      this.deferred?.dispose();
+      this.deferred = null;
       this.doc?.destroy(); // also destroys the awareness and its timer
       this.doc = null;
       this.awareness = null;
@@ -408,7 +417,7 @@ export class GroupDoc implements RelayedDoc {
       // node no append is out meanwhile (the chain), so every row up to lastId is in it; with other nodes
       // the relay says through which number it holds every row.
       const started = syncTrace ? performance.now() : 0;
-      const merged = Y.encodeStateAsUpdate(doc);
+      const merged = Y.encodeStateAsUpdate(this.deferred?.settled() ?? doc);
       const cluster = this.options.cluster;
       if (cluster && this.relay) {
         // Through the rows the document holds without a hole; the log merges those it lacks anyway.
@@ -442,6 +451,40 @@ export class GroupDoc implements RelayedDoc {
       throw new Error(`group ${this.groupId} is ${this.state}, not ready`);
     }
     return this.doc;
+  }
+
+  /** The document with every update relayed so far applied. */
+  private settledDoc(): Y.Doc {
+    this.readyDoc();
+    return this.deferred?.settled() ?? this.readyDoc();
+  }
+
+  /**
+   * A committed update goes to this node's peers but `origin` (its sender, or the node it came from) as it
+   * came, and into the document later (deferred-apply.ts); a large one, or a row read back from the log,
+   * is applied first and relayed as what it added. False when Yjs refused it.
+   */
+  private relayCommitted(update: Uint8Array, origin: unknown): boolean {
+    const deferred = this.deferred;
+    if (!deferred) return false;
+    this.wholeState = null;
+    if (origin !== CATCH_UP_ORIGIN && update.byteLength <= RAW_RELAY_MAX_BYTES) {
+      this.sendToPeers(updateMessage(update), origin);
+      if (origin instanceof RemoteNodePeer) syncTrace?.mark('fanned-out', update);
+      deferred.defer(update);
+      return true;
+    }
+    const applied = deferred.applyNow(update, origin, (added) => {
+      if (origin === CATCH_UP_ORIGIN) syncTrace?.mark('fanned-out-catch-up', added);
+      else if (origin instanceof RemoteNodePeer) syncTrace?.mark('fanned-out', added);
+      this.sendToPeers(updateMessage(added), origin);
+    });
+    if (syncTrace && deferred.doc.store.pendingStructs) syncTrace.mark('pending', update);
+    return applied;
+  }
+
+  private sendToPeers(message: Uint8Array, except: unknown): void {
+    for (const peer of this.peers) if (peer !== except) peer.send(message);
   }
 
   /** Connections queue what arrives meanwhile and answer nothing until this settles. */
@@ -493,13 +536,6 @@ export class GroupDoc implements RelayedDoc {
   private attach(doc: Y.Doc): void {
     const awareness = new awarenessProtocol.Awareness(doc);
     awareness.setLocalState(null); // the server is not a member: it has no presence of its own
-    doc.on('update', (update: Uint8Array, origin: unknown) => {
-      this.wholeState = null;
-      if (syncTrace && origin instanceof RemoteNodePeer) syncTrace.mark('fanned-out', update);
-      else if (syncTrace && origin === CATCH_UP_ORIGIN) syncTrace.mark('fanned-out-catch-up', update);
-      const message = updateMessage(update);
-      for (const peer of this.peers) if (peer !== origin) peer.send(message);
-    });
     awareness.on('update', (change: AwarenessChange, origin: unknown) => {
       const changed = [...change.added, ...change.updated, ...change.removed];
       const update = awarenessProtocol.encodeAwarenessUpdate(awareness, changed);
@@ -509,6 +545,7 @@ export class GroupDoc implements RelayedDoc {
       if (!(origin instanceof RemoteNodePeer)) this.options.cluster?.publishPresence(this.groupId, update);
     });
     this.doc = doc;
+    this.deferred = new DeferredDoc(doc, (line) => this.log(`sync: group ${this.groupId}: ${line}`));
     this.awareness = awareness;
   }
 
