@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { QuireError, errorMessage } from '../errors.ts';
 import { CREATE_CALENDAR_FEEDS } from './calendar-feeds.ts';
 import { CREATE_SEARCH_DOC_BITS } from './search-doc-bits.ts';
+import { CREATE_SEARCH_TERM_COUNTS } from './search-term-counts.ts';
 import { CREATE_SEARCH_INDEX, SEARCH_INDEX_MERGING, registerSearchFunctions } from './search-index-schema.ts';
 import { CREATE_PAPERS_TO_TAG } from './tag-store.ts';
 
@@ -301,6 +302,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'search-index-merging', sql: SEARCH_INDEX_MERGING },
   { name: 'papers-to-tag', sql: CREATE_PAPERS_TO_TAG },
   { name: 'search-doc-bits', sql: CREATE_SEARCH_DOC_BITS },
+  { name: 'search-term-counts', sql: CREATE_SEARCH_TERM_COUNTS },
 ];
 
 export interface MigrationResult {

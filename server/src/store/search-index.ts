@@ -3,6 +3,7 @@ import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter
 import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
+import { TermCounts, type Fts5Vocabulary } from './search-term-counts.ts';
 import { lookUpTerms, type TermDocs } from './search-vocabulary.ts';
 
 /**
@@ -177,6 +178,8 @@ const COLUMN_VOCABULARY = `SELECT term, col AS field, doc AS docs FROM paper_sea
 const TOTALS = `SELECT block FROM paper_search_data WHERE id = 1`;
 const VOCABULARY_RANGE = `SELECT term, doc AS docs FROM paper_search_vocab
   WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`;
+const VOCABULARY_AFTER = `SELECT term, doc AS docs FROM paper_search_vocab
+  WHERE term > ? AND term < ? ORDER BY term LIMIT ?`;
 // Rowids are never reused downwards, so the largest is the number of papers ever indexed: a bound on
 // the papers now indexed that costs one index seek.
 const INDEXED_PAPERS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
@@ -254,7 +257,11 @@ export class SearchIndex {
   readonly #hitsUpTo: Statement<[string, number], number>;
   readonly #vocabulary: Statement<[string], TermDocs>;
   readonly #vocabularyRange: Statement<[string, string, number], TermDocs>;
+  readonly #vocabularyAfter: Statement<[string, string, number], TermDocs>;
+  /** FTS5's own vocabulary, every term's papers counted from its list. */
+  readonly #fts5Vocabulary: Fts5Vocabulary;
   readonly #columnVocabulary: Statement<[string], ColumnDocs>;
+  readonly #termCounts: TermCounts;
   readonly #totals: Statement<[], Buffer>;
   readonly #indexedPapers: Statement<[], number>;
   readonly #paperRows: Statement<[string], PaperTextRow>;
@@ -280,7 +287,14 @@ export class SearchIndex {
     this.#hitsUpTo = db.prepare<[string, number], number>(HITS_UP_TO).pluck();
     this.#vocabulary = db.prepare(VOCABULARY);
     this.#vocabularyRange = db.prepare(VOCABULARY_RANGE);
+    this.#vocabularyAfter = db.prepare(VOCABULARY_AFTER);
+    this.#fts5Vocabulary = {
+      terms: (some) => this.#vocabulary.all(JSON.stringify(some)),
+      range: (from, to, limit, fromIncluded) =>
+        (fromIncluded ? this.#vocabularyRange : this.#vocabularyAfter).all(from, to, limit),
+    };
     this.#columnVocabulary = db.prepare(COLUMN_VOCABULARY);
+    this.#termCounts = new TermCounts(db);
     this.#totals = db.prepare<[], Buffer>(TOTALS).pluck();
     this.#indexedPapers = db.prepare<[], number>(INDEXED_PAPERS).pluck();
     this.#paperRows = db.prepare(PAPER_ROWS);
@@ -481,24 +495,40 @@ export class SearchIndex {
 
   /**
    * Papers holding each of `terms` that is indexed at all (terms indexed nowhere are left out); a long
-   * list's shared prefix read as one range (see search-vocabulary.ts).
+   * list's shared prefix read as one range (see search-vocabulary.ts), common terms' counts as kept (see
+   * search-term-counts.ts).
    */
   vocabulary(terms: readonly string[]): TermDocs[] {
     if (terms.length === 0) return [];
+    const fts5 = this.#fts5Vocabulary;
+    if (!this.#termCounts.current(this.indexedPapers())) {
+      return lookUpTerms(terms, {
+        terms: (some) => fts5.terms(some),
+        range: (from, to, limit) => fts5.range(from, to, limit, true),
+      });
+    }
+    const kept = this.#termCounts;
     return lookUpTerms(terms, {
-      terms: (some) => this.#vocabulary.all(JSON.stringify(some)),
-      range: (from, to, limit) => this.#vocabularyRange.all(from, to, limit),
+      terms: (some) => kept.terms(some, fts5),
+      range: (from, to, limit) => kept.range(from, to, limit, fts5),
     });
   }
 
   /** Indexed terms from `from` (included) to `to` (excluded), in order, at most `limit`. */
   vocabularyRange(from: string, to: string, limit: number): TermDocs[] {
-    return this.#vocabularyRange.all(from, to, limit);
+    if (!this.#termCounts.current(this.indexedPapers())) return this.#vocabularyRange.all(from, to, limit);
+    return this.#termCounts.range(from, to, limit, this.#fts5Vocabulary);
   }
 
-  /** Papers holding each of `terms`, per column (columns without it left out). */
+  /**
+   * Papers holding each of `terms`, per column (columns without it left out): common terms' counts as kept
+   * (see search-term-counts.ts), the others' from FTS5's column vocabulary.
+   */
   columnVocabulary(terms: readonly string[]): ColumnDocs[] {
-    return terms.length === 0 ? [] : this.#columnVocabulary.all(JSON.stringify(terms));
+    if (terms.length === 0) return [];
+    const count = (some: readonly string[]) => this.#columnVocabulary.all(JSON.stringify(some));
+    if (!this.#termCounts.current(this.indexedPapers())) return count(terms);
+    return this.#termCounts.columns(terms, count);
   }
 
   /**
