@@ -165,6 +165,18 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       // Several words asking the same columns, not all of them (a paper's related words): those columns tested.
       [inColumns(['title', 'abstract'], anyOf([word('graph'), word('sparse'), word('kernel')])), NO_FILTERS],
       [inColumns(['authors'], anyOf([word('grace'), word('hopper'), word('lattice')])), NO_FILTERS],
+      // More words than are merged in id order (a prefix's many completions): read word by word.
+      [
+        anyOf([...WORDS, ...Array.from({ length: 60 }, (_, i) => `absent${i}`)].map((w) => word(w))),
+        NO_FILTERS,
+      ],
+      [
+        inColumns(
+          ['title', 'abstract'],
+          anyOf([...WORDS, ...Array.from({ length: 60 }, (_, i) => `absent${i}`)].map((w) => word(w))),
+        ),
+        cs,
+      ],
       // A prefix alone: the words it stands for, each ranked with the prefix's idf.
       [word('spec', true), NO_FILTERS],
       [word('gra', true), cs],
