@@ -165,6 +165,18 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       // Several words asking the same columns, not all of them (a paper's related words): those columns tested.
       [inColumns(['title', 'abstract'], anyOf([word('graph'), word('sparse'), word('kernel')])), NO_FILTERS],
       [inColumns(['authors'], anyOf([word('grace'), word('hopper'), word('lattice')])), NO_FILTERS],
+      // More words than are merged in id order (a prefix's many completions): read word by word.
+      [
+        anyOf([...WORDS, ...Array.from({ length: 60 }, (_, i) => `absent${i}`)].map((w) => word(w))),
+        NO_FILTERS,
+      ],
+      [
+        inColumns(
+          ['title', 'abstract'],
+          anyOf([...WORDS, ...Array.from({ length: 60 }, (_, i) => `absent${i}`)].map((w) => word(w))),
+        ),
+        cs,
+      ],
       // A prefix alone: the words it stands for, each ranked with the prefix's idf.
       [word('spec', true), NO_FILTERS],
       [word('gra', true), cs],
@@ -257,6 +269,39 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
     expect(await total(phrase(['grace', 'hopper']))).toBeGreaterThan(PAPERS / 2);
     expect(await total(phrase(['hopper', 'grace']))).toBe(0);
     expect(await total(phrase(['lattice', 'ada']))).toBe(0);
+    // A first word held more often than its positions tested inline: the phrase found at its fifth, and
+    // not in a paper holding the words five times apart.
+    const often = (n: number, abstract: string) =>
+      normalisePaper({
+        id: `2604.9910${n}`,
+        title: 'Signals',
+        abstract,
+        authors: ['Ada Lovelace'],
+        categories: ['cs.LG'],
+        listingDate: '2026-04-03',
+      });
+    await store.upsertBatch(
+      [
+        often(1, 'Beacon one, beacon two, beacon three, beacon four, beacon harbour light.'),
+        often(2, 'Beacon one, beacon two, beacon three, beacon four, beacon five; harbour light beacon.'),
+      ],
+      { countsAsListing: true },
+    );
+    const fromVectors = new PgSearchReader(pool, false, { postings: false });
+    for (const m of [
+      phrase(['beacon', 'harbour']),
+      phrase(['beacon', 'harbour', 'light']),
+      phrase(['light', 'beacon']),
+    ]) {
+      const page = { limit: 5, offset: 0, window: 5 };
+      const a = await reader.ranked(m, NO_FILTERS, WEIGHTS, page);
+      const b = await fromVectors.ranked(m, NO_FILTERS, WEIGHTS, page);
+      expect(a.total, JSON.stringify(m)).toBe(1);
+      expect(a.total, JSON.stringify(m)).toBe(b.total);
+      expect(a.rows.map((r) => r.paperId)).toEqual(b.rows.map((r) => r.paperId));
+      // ts_rank's float4, as in the windows compared above.
+      expect(a.rows[0]?.score).toBeCloseTo(b.rows[0]?.score ?? NaN, 5);
+    }
   });
 
   // Last: it empties the store the other cases read.
