@@ -3,6 +3,7 @@ import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter
 import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
 import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
+import { planCountCap } from './search-plan-count.ts';
 import { TermCounts, type Fts5Vocabulary } from './search-term-counts.ts';
 import { lookUpTerms, type TermDocs } from './search-vocabulary.ts';
 
@@ -324,7 +325,7 @@ export class SearchIndex {
     const estimated = matches > this.#exactUpTo;
     // Counted through the subset when there is one: FTS5 merges a prefix's every list before counting.
     const countable = page.subset ?? match;
-    const plan = this.#topicPlan(filters, window, () => this.hitsUpTo(countable, PLAN_COUNT_UP_TO));
+    const plan = this.#topicPlan(filters, window, (cap) => this.hitsUpTo(countable, cap));
     const inCategories = this.#categorySet(filters, window, (cap) => this.hitsUpTo(countable, cap));
     const { sql, params } = this.#filtered(filters, false, plan, inCategories);
     const args = { ...params, ...weights, match, window, limit: page.limit, offset: page.offset };
@@ -374,7 +375,7 @@ export class SearchIndex {
     const { sql, params } = this.#filtered(
       filters,
       false,
-      this.#topicPlan(filters, window, () => this.hitsUpTo(page.subset ?? match, PLAN_COUNT_UP_TO)),
+      this.#topicPlan(filters, window, (cap) => this.hitsUpTo(page.subset ?? match, cap)),
       names !== null && this.#docSets.has('categories', names) ? names : null,
     );
     if (sql === '')
@@ -422,25 +423,28 @@ export class SearchIndex {
   /**
    * The topic's docs as a set (see search-doc-sets.ts) when it is held already or reading it costs less
    * than a probe per match read: a probe pass stops once `window` matches passed, which takes about
-   * window × papers / topic size of them.
+   * window × papers / topic size of them. The text's matches are counted only as far as decides it (see
+   * search-plan-count.ts), at most PLAN_COUNT_UP_TO.
    */
-  #topicPlan(filters: IndexFilters, window: number, textMatches: () => number): TopicPlan {
+  #topicPlan(filters: IndexFilters, window: number, textMatches: (cap: number) => number): TopicPlan {
     if (filters.topics === null) return 'probe';
     if (this.#docSets.has(filters.topicsFrom, filters.topics)) return 'set';
     const inTopics = this.#countInTopics.get(JSON.stringify(filters.topics)) ?? 0;
-    // Counted further than the exact total goes: at 100x "topic:reinforcement-learning transformers"
-    // chose to probe from a count stopped at 20,001 while 230,000 matched, and probed them all (twice:
-    // the window, then the titles), a second and a half.
-    const matches = textMatches();
     const papers = Math.max(1, this.indexedPapers());
-    const read = Math.min(matches, (window * papers) / Math.max(1, inTopics));
-    const probes = WALKS_PER_SEARCH * PROBE_US * read;
+    const reach = (window * papers) / Math.max(1, inTopics);
     // A closure is read a bitmap word at a time: at most one row per topic and 32 docs.
     const gather =
       filters.topicsFrom === 'closure'
         ? WORD_US * Math.min(inTopics, filters.topics.length * Math.ceil(papers / DOCS_PER_WORD))
         : GATHER_US * inTopics;
-    return gather + LOOKUP_US * matches < probes ? 'set' : 'probe';
+    const setWins = (matches: number) =>
+      gather + LOOKUP_US * matches < WALKS_PER_SEARCH * PROBE_US * Math.min(matches, reach);
+    // Counted further than the exact total goes: at 100x "topic:reinforcement-learning transformers"
+    // chose to probe from a count stopped at 20,001 while 230,000 matched, and probed them all (twice:
+    // the window, then the titles), a second and a half.
+    const breakEven = gather / (WALKS_PER_SEARCH * PROBE_US - LOOKUP_US);
+    const matches = textMatches(planCountCap(setWins, breakEven, PLAN_COUNT_UP_TO));
+    return setWins(matches) ? 'set' : 'probe';
   }
 
   /** The stored categories a `cat:` filter names, when their docs are to be read as a set; else null. */
@@ -459,7 +463,7 @@ export class SearchIndex {
   ): { ids: string[]; total: number } {
     if (match !== null) {
       // Ordered by listing date, so every match is read.
-      const plan = this.#topicPlan(filters, Infinity, () => this.hitsUpTo(match, PLAN_COUNT_UP_TO));
+      const plan = this.#topicPlan(filters, Infinity, (cap) => this.hitsUpTo(match, cap));
       const inCategories = this.#categorySet(filters, Infinity, (cap) => this.hitsUpTo(match, cap));
       const { sql, params } = this.#filtered(filters, false, plan, inCategories);
       const ids = this.#statement(NEWEST_MATCHES, sql)
