@@ -44,8 +44,8 @@ const STORED_AUTOMERGE = `SELECT v FROM paper_search_config WHERE k = 'automerge
 /**
  * Turns FTS5's automerge off for a bulk load whose end merges the whole index into one segment anyway
  * (`OPTIMIZE_INDEX`): each merge on the way rewrote terms that the final merge rewrites once more. Only
- * crisis merges remain (32 segments on a level, set by the schema), which keep the segments far below
- * FTS5's limit (at 100x, 1,343 batches: about 40 segments a level). The returned function gives automerge
+ * crisis merges remain (a level's 32 segments merged into one of the next, set by the schema), which keep
+ * the segments far below FTS5's limit of 2,000 (at 100x, 1,343 batches: at most about 31 a level, 3 levels). The returned function gives automerge
  * back. A load killed before that leaves it off, so a later bulk load that does not turn it off puts it back
  * first (`restoreIndexMerging`); until then harvests still merge through the crisis merges.
  */
