@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { beginBulkLoad } from './bulk-load.ts';
+import { beginBulkLoad, pauseIndexMerging, restoreIndexMerging } from './bulk-load.ts';
+import { sqliteImportWrites } from './import-writes.ts';
 import type { Store } from './open-store.ts';
+import { LISTING, testPaper } from './paper-fixture.ts';
 import { sqliteForTests } from './sqlite-for-tests.ts';
 
 let store: Store;
@@ -32,5 +34,46 @@ describe('beginBulkLoad', () => {
     other.store.close();
     expect(() => end()).not.toThrow();
     await other.close();
+  });
+});
+
+// FTS5's own record of the setting, as it merges by it.
+const automerge = () =>
+  store.db.prepare<[], number>(`SELECT v FROM paper_search_config WHERE k = 'automerge'`).pluck().get();
+
+describe('pauseIndexMerging', () => {
+  it('turns automerge off until the returned function puts back the schema value', () => {
+    expect(automerge()).toBe(8);
+    const resume = pauseIndexMerging(store.db);
+    expect(automerge()).toBe(0);
+    resume();
+    expect(automerge()).toBe(8);
+  });
+
+  it('is put back by restoreIndexMerging when a killed load left it off', () => {
+    pauseIndexMerging(store.db);
+    restoreIndexMerging(store.db);
+    expect(automerge()).toBe(8);
+  });
+});
+
+describe("an import's bulk load", () => {
+  it('pauses the index merges into a store that never indexed a paper, and gives them back at its end', async () => {
+    const writes = sqliteImportWrites(store);
+    const end = writes.beginBulkLoad?.();
+    expect(automerge()).toBe(0);
+    await writes.storeBatch([testPaper({ id: '2401.00001' })], {}, null);
+    expect(await writes.afterBulkLoad?.(1)).not.toBeNull();
+    end?.();
+    expect(automerge()).toBe(8);
+  });
+
+  it('leaves them on in a store that holds papers, and puts back what a killed load left off', () => {
+    store.papers.upsertBatch([testPaper({ id: '2401.00001' })], LISTING);
+    pauseIndexMerging(store.db);
+    const end = sqliteImportWrites(store).beginBulkLoad?.();
+    expect(automerge()).toBe(8);
+    end?.();
+    expect(automerge()).toBe(8);
   });
 });

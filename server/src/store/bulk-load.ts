@@ -30,3 +30,34 @@ export function beginBulkLoad(db: Database): () => void {
     for (const [name, value] of before) db.pragma(`${name} = ${String(value)}`);
   };
 }
+
+/**
+ * FTS5's automerge as the schema sets it (the 'search-index-merging' migration): what an index is left
+ * with after a bulk load, and what a store left at 0 by a killed one is given back.
+ */
+const SCHEMA_AUTOMERGE = 8;
+// FTS5 takes a setting's value written out, not bound.
+const PAUSE_AUTOMERGE = `INSERT INTO paper_search (paper_search, rank) VALUES ('automerge', 0)`;
+const RESTORE_AUTOMERGE = `INSERT INTO paper_search (paper_search, rank) VALUES ('automerge', ${SCHEMA_AUTOMERGE})`;
+const STORED_AUTOMERGE = `SELECT v FROM paper_search_config WHERE k = 'automerge'`;
+
+/**
+ * Turns FTS5's automerge off for a bulk load whose end merges the whole index into one segment anyway
+ * (`OPTIMIZE_INDEX`): each merge on the way rewrote terms that the final merge rewrites once more. Only
+ * crisis merges remain (a level's 32 segments merged into one of the next, set by the schema), which keep
+ * the segments far below FTS5's limit of 2,000 (at 100x, 1,343 batches: at most about 31 a level, 3 levels). The returned function gives automerge
+ * back. A load killed before that leaves it off, so a later bulk load that does not turn it off puts it back
+ * first (`restoreIndexMerging`); until then harvests still merge through the crisis merges.
+ */
+export function pauseIndexMerging(db: Database): () => void {
+  db.prepare(PAUSE_AUTOMERGE).run();
+  return () => {
+    if (db.open) db.prepare(RESTORE_AUTOMERGE).run();
+  };
+}
+
+/** Gives automerge back if a bulk load killed while it was paused left it off. */
+export function restoreIndexMerging(db: Database): void {
+  const stored = db.prepare<[], unknown>(STORED_AUTOMERGE).pluck().get();
+  if (stored !== undefined && Number(stored) !== SCHEMA_AUTOMERGE) db.prepare(RESTORE_AUTOMERGE).run();
+}

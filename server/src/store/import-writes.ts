@@ -1,5 +1,5 @@
 import type { PaperEntity } from '@quire/core';
-import { beginBulkLoad } from './bulk-load.ts';
+import { beginBulkLoad, pauseIndexMerging, restoreIndexMerging } from './bulk-load.ts';
 import type { IngestKind, IngestLogEntry } from './harvest-state.ts';
 import type { Store } from './open-store.ts';
 import type { UpsertCounts } from './paper-store.ts';
@@ -72,7 +72,18 @@ export function sqliteImportWrites(store: Store): ImportWrites {
     tags: store.tags,
     noPreparedTags: null,
     batchSize: SQLITE_BATCH_SIZE,
-    beginBulkLoad: () => beginBulkLoad(store.db),
+    beginBulkLoad: () => {
+      const endSettings = beginBulkLoad(store.db);
+      // Into a store that never indexed a paper, whatever the import writes is the whole index, which
+      // its end merges into one segment: merges on the way would only be undone.
+      const fresh = (store.db.prepare<[], number>(INDEXED_DOCS).pluck().get() ?? 0) === 0;
+      if (!fresh) restoreIndexMerging(store.db);
+      const resumeMerging = fresh ? pauseIndexMerging(store.db) : null;
+      return () => {
+        resumeMerging?.();
+        endSettings();
+      };
+    },
     afterBulkLoad: (written) =>
       settled(() => {
         const indexed = store.db.prepare<[], number>(INDEXED_DOCS).pluck().get() ?? 0;
