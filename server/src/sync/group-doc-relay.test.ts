@@ -3,9 +3,9 @@ import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
 import type { StoredUpdate } from '../store/update-log-store.ts';
-import type { CloseCode } from '@quire/core';
 import { groupServiceOver } from './group-service.ts';
-import { GroupDoc, type DocPeer } from './group-doc.ts';
+import type { GroupDoc } from './group-doc.ts';
+import { loadedGroupDoc, RecordingPeer } from './group-doc-fixture.ts';
 import type { ClusterMember, DocCluster } from './doc-cluster.ts';
 import { RAW_RELAY_MAX_BYTES } from './deferred-apply.ts';
 
@@ -29,19 +29,7 @@ afterEach(async () => {
   store.close();
 });
 
-class Peer implements DocPeer {
-  sent: Uint8Array[] = [];
-  private onSend: (() => void) | null = null;
-  send(message: Uint8Array): void {
-    this.sent.push(message);
-    this.onSend?.();
-  }
-  close(_code: CloseCode): void {}
-  /** Resolves at the next message sent to this peer. */
-  nextMessage(): Promise<void> {
-    return new Promise((resolve) => (this.onSend = resolve));
-  }
-}
+const Peer = RecordingPeer;
 
 /** One node of a cluster over the SQLite log; `member` is its document's relay, to hand messages to. */
 class OneNodeCluster implements DocCluster {
@@ -72,22 +60,8 @@ class OneNodeCluster implements DocCluster {
   }
 }
 
-async function loadedDoc(cluster?: DocCluster): Promise<GroupDoc> {
-  const doc = new GroupDoc(
-    groupId,
-    store.groupUpdates,
-    {
-      compactAfterUpdates: 1000,
-      idleUnloadMs: 60_000,
-      log: (line) => logged.push(line),
-      ...(cluster ? { cluster } : {}),
-    },
-    () => {},
-  );
-  docs.push(doc);
-  expect(await doc.loaded).toBe(true);
-  return doc;
-}
+const loadedDoc = (cluster?: DocCluster): Promise<GroupDoc> =>
+  loadedGroupDoc(groupId, store.groupUpdates, { logged, docs }, cluster);
 
 /** Yjs updates of one writer, each pushing one item onto the shared array. */
 function writer(): { doc: Y.Doc; edit(text: string): Uint8Array } {

@@ -3,8 +3,8 @@ import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/open-store.ts';
 import { groupServiceOver } from './group-service.ts';
-import type { CloseCode } from '@quire/core';
-import { GroupDoc, type DocPeer } from './group-doc.ts';
+import type { GroupDoc } from './group-doc.ts';
+import { loadedGroupDoc, RecordingPeer } from './group-doc-fixture.ts';
 import type { StoredUpdate, UpdateLog } from '../store/update-log-store.ts';
 import type { ClusterMember, DocCluster } from './doc-cluster.ts';
 
@@ -23,33 +23,10 @@ afterEach(async () => {
   store.close();
 });
 
-class Peer implements DocPeer {
-  sent: Uint8Array[] = [];
-  closedWith: CloseCode | null = null;
-  send(message: Uint8Array): void {
-    this.sent.push(message);
-  }
-  close(code: CloseCode): void {
-    this.closedWith = code;
-  }
-}
+const Peer = RecordingPeer;
 
-async function loadedDoc(updates: UpdateLog = store.groupUpdates, cluster?: DocCluster): Promise<GroupDoc> {
-  const doc = new GroupDoc(
-    groupId,
-    updates,
-    {
-      compactAfterUpdates: 1000,
-      idleUnloadMs: 60_000,
-      log: (line) => logged.push(line),
-      ...(cluster ? { cluster } : {}),
-    },
-    () => {},
-  );
-  docs.push(doc);
-  expect(await doc.loaded).toBe(true);
-  return doc;
-}
+const loadedDoc = (updates: UpdateLog = store.groupUpdates, cluster?: DocCluster): Promise<GroupDoc> =>
+  loadedGroupDoc(groupId, updates, { logged, docs }, cluster);
 
 function anEdit(text: string): Uint8Array {
   const doc = new Y.Doc();

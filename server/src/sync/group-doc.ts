@@ -455,8 +455,8 @@ export class GroupDoc implements RelayedDoc {
 
   /** The document with every update relayed so far applied. */
   private settledDoc(): Y.Doc {
-    this.readyDoc();
-    return this.deferred?.settled() ?? this.readyDoc();
+    const doc = this.readyDoc();
+    return this.deferred?.settled() ?? doc;
   }
 
   /**
