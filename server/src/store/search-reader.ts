@@ -16,6 +16,8 @@ import {
 import type { Match } from './search-match.ts';
 import type { StoreSource } from './stores.ts';
 
+// Both engines count a query's matches exactly up to the same number, so they agree on every total.
+export { EXACT_TOTAL_UP_TO } from './search-index.ts';
 export type {
   AverageTerms,
   ColumnDocs,
