@@ -300,14 +300,15 @@ ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
 WITH a AS MATERIALIZED (SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}),
 w AS MATERIALIZED (SELECT a.paper_id, a.score FROM a ORDER BY a.paper_id DESC LIMIT $2)
 SELECT w.paper_id AS "paperId", w.score::float8 AS score, count(*) OVER ()::integer AS matched,
-  (SELECT count(*) FROM a)::integer AS total
+  min(w.paper_id) OVER () AS lowest, (SELECT count(*) FROM a)::integer AS total
 FROM w ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
   }
   return `
 WITH w AS MATERIALIZED (
   SELECT c0.paper_id, ${score} AS score FROM ${from}${papers}
   ORDER BY c0.paper_id DESC LIMIT $2)
-SELECT w.paper_id AS "paperId", w.score::float8 AS score, count(*) OVER ()::integer AS matched
+SELECT w.paper_id AS "paperId", w.score::float8 AS score, count(*) OVER ()::integer AS matched,
+  min(w.paper_id) OVER () AS lowest
 FROM w ORDER BY score DESC, w.paper_id LIMIT $3 OFFSET $4`;
 }
 

@@ -78,11 +78,12 @@ w AS MATERIALIZED (SELECT a.paper_id, a.title_doc, a.tid FROM a ORDER BY a.paper
     : `w AS MATERIALIZED (${TEXT_MATCHES(filters, vector, from)}
   ORDER BY s.paper_id DESC LIMIT $2),`
 }
-t AS MATERIALIZED (SELECT w.paper_id, w.tid, count(*) OVER ()::integer AS matched FROM w
+t AS MATERIALIZED (SELECT w.paper_id, w.tid, count(*) OVER ()::integer AS matched, min(w.paper_id) OVER () AS lowest
+  FROM w
   ORDER BY ${SCORE(leaves, 'w.title_doc')} DESC, w.paper_id DESC LIMIT $8),
-m AS MATERIALIZED (SELECT t.paper_id, p.${vector} || ''::tsvector AS doc, t.matched
+m AS MATERIALIZED (SELECT t.paper_id, p.${vector} || ''::tsvector AS doc, t.matched, t.lowest
   FROM t JOIN paper_search p ON p.ctid = t.tid)
-SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score, m.matched${
+SELECT m.paper_id AS "paperId", (${SCORE(leaves)})::float8 AS score, m.matched, m.lowest${
   from === null ? ', (SELECT count(*) FROM a)::integer AS total' : ''
 }
 FROM m ORDER BY score DESC, m.paper_id LIMIT $3 OFFSET $4`;
@@ -95,6 +96,11 @@ export const COUNT_MATCHES = (filters: string, vector: SearchVector) =>
     : `
 SELECT count(*)::integer AS n FROM paper_search s JOIN papers d ON d.id = s.paper_id
 WHERE s.${vector} @@ $1::tsquery${filters}`;
+
+// The same, counting no further than `$2`.
+export const COUNT_MATCHES_UP_TO = (filters: string, vector: SearchVector) => `
+SELECT count(*)::integer AS n FROM (SELECT 1 FROM paper_search s JOIN papers d ON d.id = s.paper_id
+WHERE s.${vector} @@ $1::tsquery${filters} LIMIT $2) x`;
 
 // Undated papers last, as SQLite orders NULL below every date.
 export const NEWEST_MATCHES = (filters: string) => `
