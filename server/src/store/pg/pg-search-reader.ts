@@ -56,6 +56,7 @@ import {
 } from './pg-search-postings-window.ts';
 import { estimateFromWindow, roughly } from './pg-search-estimate.ts';
 import { rankedLeaves, tsquery, withinTitle, type RankedLeaf } from './pg-tsquery.ts';
+import { WordBatch } from './pg-word-batch.ts';
 
 /**
  * Search's reader on PostgreSQL (issue 13): the index written with the papers (pg-search-schema.ts) read
@@ -72,6 +73,7 @@ export class PgSearchReader implements SearchReader {
 
   readonly #postings: boolean;
   readonly #exactUpTo: number;
+  readonly #words = new WordBatch((terms) => this.vocabulary(terms));
 
   /**
    * `owned`: the pool is ended with the reader, and its connections read text through the index only.
@@ -423,11 +425,9 @@ export class PgSearchReader implements SearchReader {
   }
 
   async hitsUpTo(match: Match, cap: number): Promise<number> {
-    // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time).
-    if (match.kind === 'word' && !match.prefix) {
-      const [known] = await this.vocabulary([match.term]);
-      return Math.min(cap, known?.docs ?? 0);
-    }
+    // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time, read
+    // in one statement).
+    if (match.kind === 'word' && !match.prefix) return Math.min(cap, await this.#words.docs(match.term));
     // A prefix holds at least the papers its most used completion does: enough when that reaches `cap`.
     if (match.kind === 'word') {
       const { rows } = await this.#pool.query<{ n: number }>(MOST_IN_RANGE, [
