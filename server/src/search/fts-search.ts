@@ -20,12 +20,13 @@ import {
 } from '@quire/core';
 import { QuireError } from '../errors.ts';
 import { anyOf, without, word, type Match } from '../store/search-match.ts';
-import type {
-  AverageTerms,
-  IndexFilters,
-  PaperTextRow,
-  RankedRow,
-  SearchReader,
+import {
+  EXACT_TOTAL_UP_TO,
+  type AverageTerms,
+  type IndexFilters,
+  type PaperTextRow,
+  type RankedRow,
+  type SearchReader,
 } from '../store/search-reader.ts';
 import {
   asWords,
@@ -71,10 +72,10 @@ export const COMPLETION_CANDIDATES = 20;
 export const COMPLETION_WINDOW = 1_000;
 /**
  * Papers a query's words must match, the word being typed taken whole, for that word to be ranked as
- * itself rather than as a prefix (see `#ranked`): as many as SQLite counts exactly (EXACT_TOTAL_UP_TO),
- * past which the total is an estimate either way.
+ * itself rather than as a prefix (see `#ranked`): as many as both engines count exactly
+ * (EXACT_TOTAL_UP_TO), past which the total is an estimate either way.
  */
-export const PREFIX_AS_WORD_FROM = 20_000;
+export const PREFIX_AS_WORD_FROM = EXACT_TOTAL_UP_TO;
 /** A word found in at most this many papers may be a typo: near spellings found more often join it. */
 export const FEW_HITS = 2;
 /** Spellings tried besides a word, the most used first. */
