@@ -36,6 +36,7 @@ import {
   SAMPLE_IDS,
   TAGS_OF,
   TEXT_THROUGH_INDEX,
+  WORDS_MERGED,
   TO_FILTER,
   TOPIC_CLOSURE_FILTER,
   TOPIC_TAGS_FILTER,
@@ -282,6 +283,9 @@ export class PgSearchReader implements SearchReader {
       filterId,
       page.counted,
     );
+    const [only] = clauses;
+    const phraseAlone = clauses.length === 1 && only?.length === 1 && only[0]?.phrase !== undefined;
+    if (phraseAlone && filterText === '') return this.#inTransaction(WORDS_MERGED, sql, params);
     return this.#throughIndex<WindowRow>(sql, params);
   }
 
