@@ -22,6 +22,7 @@ import { QuireError } from '../errors.ts';
 import { anyOf, without, word, type Match } from '../store/search-match.ts';
 import {
   EXACT_TOTAL_UP_TO,
+  roundedTotal,
   type AverageTerms,
   type IndexFilters,
   type PaperTextRow,
@@ -72,10 +73,11 @@ export const COMPLETION_CANDIDATES = 20;
 export const COMPLETION_WINDOW = 1_000;
 /**
  * Papers a query's words must match, the word being typed taken whole, for that word to be ranked as
- * itself rather than as a prefix (see `#ranked`): as many as both engines count exactly
- * (EXACT_TOTAL_UP_TO), past which the total is an estimate either way.
+ * itself rather than as a prefix (see `#window`): four windows' worth, so that the window's newest
+ * matches are nearly the same papers either way; the total is an estimate either way too (past
+ * EXACT_TOTAL_UP_TO). Was that cap's value when it stood at 20,000, kept so answers stay the same.
  */
-export const PREFIX_AS_WORD_FROM = EXACT_TOTAL_UP_TO;
+export const PREFIX_AS_WORD_FROM = 20_000;
 /** A word found in at most this many papers may be a typo: near spellings found more often join it. */
 export const FEW_HITS = 2;
 /** Spellings tried besides a word, the most used first. */
@@ -203,10 +205,11 @@ export class FtsSearch implements SearchApi {
       const row = found.text.get(hit.paperId);
       return row ? [resultOf(row, hit.score, wanted, found.terms.get(hit.paperId))] : [];
     });
+    const { total, estimated } = told(found);
     return {
       query,
-      total: found.total,
-      ...(found.estimated ? { totalEstimated: true } : {}),
+      total,
+      ...(estimated ? { totalEstimated: true } : {}),
       matchedAllTerms,
       sort,
       exact: null,
@@ -524,6 +527,17 @@ interface Found {
   estimated: boolean;
   text: Map<string, PaperTextRow>;
   terms: ReadonlyMap<string, FieldTerms>;
+}
+
+/**
+ * A text search's total as the reader is told it, in either order and on either engine: exact up to
+ * EXACT_TOTAL_UP_TO, past it rounded to two figures and marked estimated (an engine may have counted it
+ * exactly: newest first reads every match, and a window holding them all counts them).
+ */
+function told({ total, estimated }: { total: number; estimated: boolean }) {
+  return estimated || total > EXACT_TOTAL_UP_TO
+    ? { total: roundedTotal(total), estimated: true }
+    : { total, estimated: false };
 }
 
 /** No result's terms known ahead: each is tokenized for its marks. */

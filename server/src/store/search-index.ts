@@ -14,16 +14,17 @@ import { lookUpTerms, type TermDocs } from './search-vocabulary.ts';
  *
  * Ranking cost grows with the papers matched (bm25 is computed per match), so a ranked query scores at
  * most `window` matches: all of them when no more match, else the most recently indexed. Counting costs a
- * pass over every match too, so it is exact only while the text matches at most EXACT_TOTAL_UP_TO papers;
- * past that the total is estimated from how far back the window reached (see `estimatedTotal`).
+ * pass over every match too, so a total is exact only up to EXACT_TOTAL_UP_TO; past it the total is
+ * rounded to two significant figures and marked estimated: the window's own count when the window held
+ * every match, else estimated from how far back the window reached (see `estimatedTotal`).
  */
 
 /**
- * Text matches counted exactly at most; more, and the total is an estimate. Above every word of the
- * corpus itself but "learning" and "model", so at 1x only those are estimated; at 100x a common word has
- * 400,000 matches, each counted pass 40-600 ms (filters probed per match).
+ * Matches counted exactly at most; past this a reader is told "about" a two-figure number (6,634 is
+ * "about 6,600"), which serves as well, and no search counts a common word's every match (at 100x
+ * 400,000 of them, a pass of 40-600 ms with filters probed per match). Both engines hold to it.
  */
-export const EXACT_TOTAL_UP_TO = 20_000;
+export const EXACT_TOTAL_UP_TO = 1_000;
 
 /** Filters every query shape takes; an absent filter is null. */
 export interface IndexFilters {
@@ -53,7 +54,10 @@ export interface RankedRow {
   score: number;
 }
 
-/** A page of ranked matches and how many match: counted, or estimated when more than EXACT_TOTAL_UP_TO. */
+/**
+ * A page of ranked matches and how many match: counted while at most EXACT_TOTAL_UP_TO, else `estimated`
+ * (two significant figures, see `roundedTotal`).
+ */
 export interface RankedPage {
   rows: RankedRow[];
   total: number;
@@ -212,9 +216,13 @@ type WindowRow = RankedRow & { matched?: number; lowest: number };
  */
 export function estimatedTotal(window: number, lowest: number, docs: number, atLeast: number): number {
   const share = Math.min(1, Math.max(1, docs - lowest + 1) / Math.max(1, docs));
-  const estimate = Math.max(atLeast, Math.round(window / share));
-  const unit = 10 ** Math.max(0, Math.floor(Math.log10(estimate)) - 1);
-  return Math.round(estimate / unit) * unit;
+  return roundedTotal(Math.max(atLeast, Math.round(window / share)));
+}
+
+/** A count past the exact ones, as a reader is told it: two significant figures (6,634 is 6,600). */
+export function roundedTotal(count: number): number {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, count))) - 1);
+  return Math.round(count / unit) * unit;
 }
 
 /** How a topic filter on text matches is applied: a probe per match, or a set of the topic's papers. */
@@ -309,9 +317,10 @@ export class SearchIndex {
 
   /**
    * A page of the papers matching `match` and the filters, best first by bm25 with `weights`, and how
-   * many match (exactly, also when more than `window` do). The window's best by their titles alone are
-   * not read with it (a second bm25 and a paper id for every row: at 10x 'recommendation' 17-27 ms against
-   * 6-10 ms for the page alone); the search reads the best title matches apart when the window is full.
+   * many match: exactly up to the exact cap, past it rounded and marked estimated. The window's best by
+   * their titles alone are not read with it (a second bm25 and a paper id for every row: at 10x
+   * 'recommendation' 17-27 ms against 6-10 ms for the page alone); the search reads the best title
+   * matches apart when the window is full.
    */
   ranked(
     match: string,
@@ -320,34 +329,42 @@ export class SearchIndex {
     page: { limit: number; offset: number; window: number; subset?: string },
   ): RankedPage {
     const window = Math.max(page.window, page.offset + page.limit);
-    // The text's matches, counted no further than the exact total goes: a pass over at most that many.
-    const matches = this.#matchesUpToExact(match, page.subset);
-    const estimated = matches > this.#exactUpTo;
     // Counted through the subset when there is one: FTS5 merges a prefix's every list before counting.
     const countable = page.subset ?? match;
     const plan = this.#topicPlan(filters, window, (cap) => this.hitsUpTo(countable, cap));
     const inCategories = this.#categorySet(filters, window, (cap) => this.hitsUpTo(countable, cap));
     const { sql, params } = this.#filtered(filters, false, plan, inCategories);
+    // The text's matches, counted no further than the exact cap goes, or without filters the window: a
+    // pass over at most that many, which then tells whether the window holds every match (its count the
+    // total); under filters the window counts those passing them itself.
+    const upTo = sql === '' ? Math.max(this.#exactUpTo, window) : this.#exactUpTo;
+    const matches = this.#matchesUpTo(match, page.subset, upTo + 1);
     const args = { ...params, ...weights, match, window, limit: page.limit, offset: page.offset };
     if (sql !== '') {
       const { rows, first } = this.#window(sql, args);
       // Fewer than the window passed: the window function counted them all.
       if (first?.matched !== undefined && first.matched < window)
-        return { rows, total: first.matched, estimated: false };
-      if (!estimated || first === undefined)
-        return { rows, total: this.#count(match, filters, plan, inCategories), estimated: false };
+        return { rows, ...this.#told(first.matched) };
+      if (matches <= this.#exactUpTo || first === undefined)
+        return { rows, ...this.#told(this.#count(match, filters, plan, inCategories)) };
       const total = estimatedTotal(window, first.lowest, this.indexedPapers(), window);
-      return { rows, total, estimated };
+      return { rows, total, estimated: true };
     }
-    if (matches === 0 || (!estimated && page.offset >= matches))
-      return { rows: [], total: matches, estimated: false };
-    // Counted exactly: the window (every match, when no more match than it holds) ranked without its oldest
-    // doc. Cheaper than FTS5's own ranking (`ORDER BY rank`), which took 20-30% more CPU at 10x for 130
-    // to 2,770 matches.
-    if (!estimated) return { rows: this.#rankedRecentUncounted.all(args), total: matches, estimated: false };
+    if (matches === 0 || (matches <= upTo && page.offset >= matches))
+      return { rows: [], ...this.#told(matches) };
+    // Every match in the window: ranked without its oldest doc. Cheaper than FTS5's own ranking
+    // (`ORDER BY rank`), which took 20-30% more CPU at 10x for 130 to 2,770 matches.
+    if (matches <= upTo) return { rows: this.#rankedRecentUncounted.all(args), ...this.#told(matches) };
     const { rows, first } = this.#window('', args);
-    const total = estimatedTotal(window, first?.lowest ?? 0, this.indexedPapers(), this.#exactUpTo + 1);
-    return { rows, total, estimated };
+    const total = estimatedTotal(window, first?.lowest ?? 0, this.indexedPapers(), upTo + 1);
+    return { rows, total, estimated: true };
+  }
+
+  /** A count as the reader is told it: itself up to the exact cap, else rounded and marked estimated. */
+  #told(count: number): { total: number; estimated: boolean } {
+    return count <= this.#exactUpTo
+      ? { total: count, estimated: false }
+      : { total: roundedTotal(count), estimated: true };
   }
 
   /** The ranked window under `filters` (SQL): the page's rows and the first row's window figures. */
@@ -391,12 +408,11 @@ export class SearchIndex {
   }
 
   /**
-   * The matches counted up to EXACT_TOTAL_UP_TO + 1. `subset` matches only papers `match` matches (its
-   * prefixes as whole words, say) and is counted first: when it alone reaches the cap, so does `match`,
-   * and FTS5 need not merge a prefix's every list to count it.
+   * The matches counted up to `cap`. `subset` matches only papers `match` matches (its prefixes as whole
+   * words, say) and is counted first: when it alone reaches the cap, so does `match`, and FTS5 need not
+   * merge a prefix's every list to count it.
    */
-  #matchesUpToExact(match: string, subset: string | undefined): number {
-    const cap = this.#exactUpTo + 1;
+  #matchesUpTo(match: string, subset: string | undefined, cap: number): number {
     if (subset !== undefined && subset !== match && this.hitsUpTo(subset, cap) >= cap) return cap;
     return this.hitsUpTo(match, cap);
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { FIELD_BOOSTS, normalisePaper, type PaperEntity } from '@quire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './open-store.ts';
-import { estimatedTotal, type IndexFilters } from './search-index.ts';
+import { estimatedTotal, roundedTotal, type IndexFilters } from './search-index.ts';
 import { word } from './search-match.ts';
 import { openSearchReader, type SearchReader } from './search-reader.ts';
 
@@ -101,6 +101,14 @@ describe('totals past the exact count', () => {
     });
     const exactRobots = await reader.ranked(AGENT, { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, page);
     expect(exactRobots).toMatchObject({ total: 31, estimated: false });
+    // Past the cap but all in the window: the window's own count, told as an estimate like any past the cap.
+    const wide = { ...page, window: 100 };
+    expect(await capped.ranked(AGENT, NONE, FIELD_BOOSTS, wide)).toMatchObject({
+      total: 64,
+      estimated: true,
+    });
+    const wideRobots = await capped.ranked(AGENT, { ...NONE, categories: ['cs.ro'] }, FIELD_BOOSTS, wide);
+    expect(wideRobots).toMatchObject({ total: 31, estimated: true });
     // A prefix counted through its word, a subset of its matches, answers as the prefix does: past the
     // cap either way, and counted in full when the word alone is not.
     const prefix = await capped.ranked(word('agen', true), NONE, FIELD_BOOSTS, page);
@@ -120,5 +128,8 @@ describe('totals past the exact count', () => {
     expect(estimatedTotal(5_000, 2_670_001, 2_680_000, 20_001)).toBe(1_300_000);
     expect(estimatedTotal(5_000, 2_600_001, 2_680_000, 5_000)).toBe(170_000);
     expect(estimatedTotal(16, 1, 65, 16)).toBe(16);
+    expect([6_634, 1_001, 1_049, 1_050, 94_499, 99_950, 64].map(roundedTotal)).toEqual([
+      6_600, 1_000, 1_000, 1_100, 94_000, 100_000, 64,
+    ]);
   });
 });

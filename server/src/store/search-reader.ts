@@ -16,8 +16,10 @@ import {
 import type { Match } from './search-match.ts';
 import type { StoreSource } from './stores.ts';
 
-// Both engines count a query's matches exactly up to the same number, so they agree on every total.
-export { EXACT_TOTAL_UP_TO } from './search-index.ts';
+// Both engines count a query's matches exactly up to the same number, and past it tell the count or
+// their estimate of it rounded to two significant figures, marked estimated: they agree on every total
+// up to the cap, and on its form past it.
+export { EXACT_TOTAL_UP_TO, roundedTotal } from './search-index.ts';
 export type {
   AverageTerms,
   ColumnDocs,
@@ -38,8 +40,8 @@ export type {
 export interface SearchReader {
   /**
    * A page of the papers matching `match` and the filters, best first by the engine's first ranking
-   * (bm25 on SQLite, ts_rank on PostgreSQL) with `weights`, and how many match (estimated when the
-   * engine cannot count them cheaply: see search-index.ts). `subset`: a match holding only papers `match`
+   * (bm25 on SQLite, ts_rank on PostgreSQL) with `weights`, and how many match: exactly up to
+   * EXACT_TOTAL_UP_TO, past it an estimate rounded by `roundedTotal` (see search-index.ts). `subset`: a match holding only papers `match`
    * holds, cheaper to count (a prefix as its whole word).
    */
   ranked(

@@ -1,5 +1,6 @@
 import {
   EXACT_TOTAL_UP_TO,
+  roundedTotal,
   type AverageTerms,
   type ColumnDocs,
   type ColumnWeights,
@@ -55,7 +56,7 @@ import {
   type ClauseParams,
   type PostingAtom,
 } from './pg-search-postings-window.ts';
-import { estimateFromWindow, roughly } from './pg-search-estimate.ts';
+import { estimateFromWindow } from './pg-search-estimate.ts';
 import { rankedLeaves, tsquery, withinTitle, type RankedLeaf } from './pg-tsquery.ts';
 import { WordBatch } from './pg-word-batch.ts';
 
@@ -126,7 +127,9 @@ export class PgSearchReader implements SearchReader {
 
   /** A total known exactly, as a reader is told it: exactly up to the cap, and past it about as many. */
   #told(n: number): { total: number; estimated: boolean } {
-    return n <= this.#exactUpTo ? { total: n, estimated: false } : { total: roughly(n), estimated: true };
+    return n <= this.#exactUpTo
+      ? { total: n, estimated: false }
+      : { total: roundedTotal(n), estimated: true };
   }
 
   /**
@@ -143,9 +146,9 @@ export class PgSearchReader implements SearchReader {
     const atLeast = this.#exactUpTo + 1;
     if (match.kind === 'word' && !match.prefix && !filtered(filters)) {
       const [known] = await this.vocabulary([match.term]);
-      return roughly(Math.max(atLeast, known?.docs ?? 0));
+      return roundedTotal(Math.max(atLeast, known?.docs ?? 0));
     }
-    if (lowest === null) return roughly(Math.max(atLeast, await this.countMatches(match, filters)));
+    if (lowest === null) return roundedTotal(Math.max(atLeast, await this.countMatches(match, filters)));
     const ids = await this.#sampledIds(await this.indexedPapers());
     return estimateFromWindow(window, lowest, ids, Math.max(atLeast, window));
   }
