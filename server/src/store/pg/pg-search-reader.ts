@@ -1,13 +1,15 @@
-import type {
-  AverageTerms,
-  ColumnDocs,
-  ColumnWeights,
-  IndexFilters,
-  PaperTextRow,
-  RankedPage,
-  RankedRow,
-  SearchReader,
-  TermDocs,
+import {
+  EXACT_TOTAL_UP_TO,
+  roundedTotal,
+  type AverageTerms,
+  type ColumnDocs,
+  type ColumnWeights,
+  type IndexFilters,
+  type PaperTextRow,
+  type RankedPage,
+  type RankedRow,
+  type SearchReader,
+  type TermDocs,
 } from '../search-reader.ts';
 import { prefixEnd, type Match } from '../search-match.ts';
 import { openPgPool, type PgPool } from './pg-pool.ts';
@@ -19,6 +21,7 @@ import {
   COLUMN_VOCABULARY,
   COUNT,
   COUNT_MATCHES,
+  COUNT_MATCHES_UP_TO,
   END_READ,
   FROM_FILTER,
   HITS_UP_TO,
@@ -34,6 +37,7 @@ import {
   SAMPLE_IDS,
   TAGS_OF,
   TEXT_THROUGH_INDEX,
+  WORDS_MERGED,
   TO_FILTER,
   TOPIC_CLOSURE_FILTER,
   TOPIC_TAGS_FILTER,
@@ -52,14 +56,17 @@ import {
   type ClauseParams,
   type PostingAtom,
 } from './pg-search-postings-window.ts';
+import { estimateFromWindow } from './pg-search-estimate.ts';
 import { rankedLeaves, tsquery, withinTitle, type RankedLeaf } from './pg-tsquery.ts';
+import { WordBatch } from './pg-word-batch.ts';
 
 /**
  * Search's reader on PostgreSQL (issue 13): the index written with the papers (pg-search-schema.ts) read
  * as SearchReader promises, so FtsSearch runs over it unchanged: matches as tsqueries, the first ranking
  * by ts_rank with the columns' weights times each part's inverse document frequency (pg-search-queries.ts:
  * RANKED_WINDOW), the vocabulary from search_words (pg_trgm-indexed; papers in all and per column), the
- * papers indexed and their mean terms from search_totals, totals of matches counted exactly.
+ * papers indexed and their mean terms from search_totals, totals of matches counted exactly up to
+ * EXACT_TOTAL_UP_TO and estimated past it (pg-search-estimate.ts), as SQLite's are.
  */
 export class PgSearchReader implements SearchReader {
   readonly #pool: PgPool;
@@ -67,15 +74,26 @@ export class PgSearchReader implements SearchReader {
   #ids: { ids: readonly string[]; at: number } | null = null;
 
   readonly #postings: boolean;
+  readonly #exactUpTo: number;
+  readonly #words = new WordBatch((terms) => this.vocabulary(terms));
 
   /**
    * `owned`: the pool is ended with the reader, and its connections read text through the index only.
    * `postings` false: every window read from the vectors, as before the postings (for comparing the two).
+   * `exactTotalUpTo`: EXACT_TOTAL_UP_TO unless a test needs estimates from a few papers.
    */
-  constructor(pool: PgPool, owned = false, { postings = true }: { postings?: boolean } = {}) {
+  constructor(
+    pool: PgPool,
+    owned = false,
+    {
+      postings = true,
+      exactTotalUpTo = EXACT_TOTAL_UP_TO,
+    }: { postings?: boolean; exactTotalUpTo?: number } = {},
+  ) {
     this.#pool = pool;
     this.#owned = owned;
     this.#postings = postings;
+    this.#exactUpTo = exactTotalUpTo;
   }
 
   async ranked(
@@ -93,13 +111,55 @@ export class PgSearchReader implements SearchReader {
     });
     const rows = found.map(({ paperId, score }) => ({ paperId, score }));
     const [top] = found;
-    if (top?.matched !== undefined && top.matched < window) {
-      return { rows, total: top.matched, estimated: false };
+    // Every match in the window, or counted with it when it read them all (RANKED_WINDOW's total): known.
+    if (top?.matched !== undefined && top.matched < window) return { rows, ...this.#told(top.matched) };
+    if (top?.total !== undefined) return { rows, ...this.#told(top.total) };
+    const cap = this.#exactUpTo + 1;
+    // The window was full (or the page lay past it): counted up to the cap where the window is smaller.
+    const counted = top !== undefined && window >= cap ? cap : await this.#countUpTo(match, filters, cap);
+    if (counted < cap) return { rows, total: counted, estimated: false };
+    return {
+      rows,
+      total: await this.#estimate(match, filters, window, top?.lowest ?? null),
+      estimated: true,
+    };
+  }
+
+  /** A total known exactly, as a reader is told it: exactly up to the cap, and past it about as many. */
+  #told(n: number): { total: number; estimated: boolean } {
+    return n <= this.#exactUpTo
+      ? { total: n, estimated: false }
+      : { total: roundedTotal(n), estimated: true };
+  }
+
+  /**
+   * How many match, more than the exact count: a word's papers as the vocabulary counts them, else from how
+   * far back the full window of the newest matches reached (`lowest`, its oldest id; null: the page lay past
+   * the matches, every one counted then).
+   */
+  async #estimate(
+    match: Match,
+    filters: IndexFilters,
+    window: number,
+    lowest: string | null,
+  ): Promise<number> {
+    const atLeast = this.#exactUpTo + 1;
+    if (match.kind === 'word' && !match.prefix && !filtered(filters)) {
+      const [known] = await this.vocabulary([match.term]);
+      return roundedTotal(Math.max(atLeast, known?.docs ?? 0));
     }
-    // Counted with the window when it read every match (RANKED_WINDOW's total).
-    if (top?.total !== undefined) return { rows, total: top.total, estimated: false };
-    // The window was full (or the page lay past it): every match counted.
-    return { rows, total: await this.countMatches(match, filters), estimated: false };
+    if (lowest === null) return roundedTotal(Math.max(atLeast, await this.countMatches(match, filters)));
+    const ids = await this.#sampledIds(await this.indexedPapers());
+    return estimateFromWindow(window, lowest, ids, Math.max(atLeast, window));
+  }
+
+  /** How many match under the filters, counting no further than `cap`. */
+  async #countUpTo(match: Match, filters: IndexFilters, cap: number): Promise<number> {
+    if (!filtered(filters)) return this.hitsUpTo(match, cap);
+    const params: unknown[] = [tsquery(match), cap];
+    const sql = COUNT_MATCHES_UP_TO(filterSql(filters, params), vectorOf(match));
+    const [row] = await this.#throughIndex<{ n: number }>(sql, params);
+    return row?.n ?? 0;
   }
 
   async best(
@@ -226,6 +286,9 @@ export class PgSearchReader implements SearchReader {
       filterId,
       page.counted,
     );
+    const [only] = clauses;
+    const phraseAlone = clauses.length === 1 && only?.length === 1 && only[0]?.phrase !== undefined;
+    if (phraseAlone && filterText === '') return this.#inTransaction(WORDS_MERGED, sql, params);
     return this.#throughIndex<WindowRow>(sql, params);
   }
 
@@ -369,11 +432,9 @@ export class PgSearchReader implements SearchReader {
   }
 
   async hitsUpTo(match: Match, cap: number): Promise<number> {
-    // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time).
-    if (match.kind === 'word' && !match.prefix) {
-      const [known] = await this.vocabulary([match.term]);
-      return Math.min(cap, known?.docs ?? 0);
-    }
+    // A word in any column: the vocabulary counts its papers (related papers ask dozens at a time, read
+    // in one statement).
+    if (match.kind === 'word' && !match.prefix) return Math.min(cap, await this.#words.docs(match.term));
     // A prefix holds at least the papers its most used completion does: enough when that reaches `cap`.
     if (match.kind === 'word') {
       const { rows } = await this.#pool.query<{ n: number }>(MOST_IN_RANGE, [
@@ -443,8 +504,11 @@ export class PgSearchReader implements SearchReader {
 }
 
 /** A reader over its own pool to `url` (the search thread's). */
-export async function openPgSearchReader(url: string): Promise<PgSearchReader> {
-  return new PgSearchReader(await openPgPool(url, READER_SETTINGS), true);
+export async function openPgSearchReader(
+  url: string,
+  options: { exactTotalUpTo?: number } = {},
+): Promise<PgSearchReader> {
+  return new PgSearchReader(await openPgPool(url, READER_SETTINGS), true, options);
 }
 
 /**
@@ -501,10 +565,10 @@ function clauseParams(
 }
 
 /**
- * A window's row: how many the window held, and how many match in all when the statement counted them
- * (neither when the window was asked uncounted, and read from the postings).
+ * A window's row: how many the window held and the oldest id it reached (`lowest`), and how many match in
+ * all when the statement counted them (none of these when the window was asked uncounted).
  */
-type WindowRow = RankedRow & { matched?: number; total?: number };
+type WindowRow = RankedRow & { matched?: number; lowest?: string; total?: number };
 
 /** A ranked window asked for: its size, the page of it, and whether its matches are to be counted. */
 interface WindowPage {
