@@ -1,12 +1,16 @@
 /**
- * `tsx tests/bench/search-total-check.ts <DIR/quire.db>`: how honest the totals past the exact count are.
- * Runs `pnpm bench scale`'s 40 searches over a kept SQLite store twice, once as the server reads it
+ * `tsx tests/bench/search-total-check.ts <DIR/quire.db | postgres url>`: how honest the totals past the
+ * exact count are. Runs `pnpm bench scale`'s 40 searches over a kept store (a SQLite file, or a kept bench
+ * cluster started by hand: see search-calls-trace.ts) twice, once as the server reads it
  * (exact up to EXACT_TOTAL_UP_TO, past it estimated) and once counting every match, and prints each
  * search's total both ways, whether it is told as exact or as about so many, and the ratio told / exact;
  * last the spread of the ratios of those told as about so many. Read-only: the store is not changed.
+ * The engine's own total is read before the search rounds it (every total past the cap is told rounded).
  */
+import { loadavg } from 'node:os';
 import { defaultTaxonomy } from '@quire/core';
 import { FtsSearch } from '@quire/server/search/fts-search';
+import { openPgSearchReader } from '@quire/server/store/pg/pg-search-reader';
 import {
   EXACT_TOTAL_UP_TO,
   openSearchReader,
@@ -16,8 +20,10 @@ import {
 import { loadCorpus } from '../src/replay/corpus.ts';
 import { benchQueries } from './scale-queries.ts';
 
-const path = process.argv[2] ?? '';
-if (path === '') throw new Error('Give the kept store, DIR/quire.db.');
+const store = process.argv[2] ?? '';
+if (store === '') throw new Error('Give the kept store: DIR/quire.db, or a postgres:// URL.');
+const open = async (options: { exactTotalUpTo?: number } = {}): Promise<SearchReader> =>
+  /^postgres(ql)?:/.test(store) ? openPgSearchReader(store, options) : openSearchReader(store, options);
 
 /** A reader whose last ranked page is kept, so the engine's own total is seen before the search rounds it. */
 function recording(reader: SearchReader) {
@@ -39,12 +45,15 @@ function recording(reader: SearchReader) {
   return { reader: proxy, last: () => pages.at(-1), forget: () => void pages.splice(0) };
 }
 
-const served = recording(openSearchReader(path));
-const counting = recording(openSearchReader(path, { exactTotalUpTo: Number.MAX_SAFE_INTEGER }));
+const served = recording(await open());
+const counting = recording(await open({ exactTotalUpTo: Number.MAX_SAFE_INTEGER }));
 const asServed = new FtsSearch(served.reader, defaultTaxonomy());
 const allCounted = new FtsSearch(counting.reader, defaultTaxonomy());
 const ratios: number[] = [];
-console.log(`exact up to ${EXACT_TOTAL_UP_TO}; told / exact for each of the bench's searches`);
+const load = loadavg().map((l) => l.toFixed(1));
+console.log(
+  `exact up to ${EXACT_TOTAL_UP_TO}; told / exact for each of the bench's searches; load ${load.join(' ')}`,
+);
 for (const { q, kind } of benchQueries(await loadCorpus())) {
   served.forget();
   counting.forget();
