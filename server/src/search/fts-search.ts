@@ -21,8 +21,8 @@ import {
 import { QuireError } from '../errors.ts';
 import { anyOf, without, word, type Match } from '../store/search-match.ts';
 import {
-  EXACT_TOTAL_UP_TO,
   roundedTotal,
+  toldTotal,
   type AverageTerms,
   type IndexFilters,
   type PaperTextRow,
@@ -535,9 +535,7 @@ interface Found {
  * exactly: newest first reads every match, and a window holding them all counts them).
  */
 function told({ total, estimated }: { total: number; estimated: boolean }) {
-  return estimated || total > EXACT_TOTAL_UP_TO
-    ? { total: roundedTotal(total), estimated: true }
-    : { total, estimated: false };
+  return estimated ? { total: roundedTotal(total), estimated } : toldTotal(total);
 }
 
 /** No result's terms known ahead: each is tokenized for its marks. */

@@ -225,6 +225,19 @@ export function roundedTotal(count: number): number {
   return Math.round(count / unit) * unit;
 }
 
+/**
+ * A count as a reader is told it, on either engine: itself up to `exactUpTo`, past it rounded
+ * (roundedTotal) and marked estimated.
+ */
+export function toldTotal(
+  count: number,
+  exactUpTo = EXACT_TOTAL_UP_TO,
+): { total: number; estimated: boolean } {
+  return count <= exactUpTo
+    ? { total: count, estimated: false }
+    : { total: roundedTotal(count), estimated: true };
+}
+
 /** How a topic filter on text matches is applied: a probe per match, or a set of the topic's papers. */
 type TopicPlan = 'probe' | 'set';
 
@@ -360,11 +373,8 @@ export class SearchIndex {
     return { rows, total, estimated: true };
   }
 
-  /** A count as the reader is told it: itself up to the exact cap, else rounded and marked estimated. */
   #told(count: number): { total: number; estimated: boolean } {
-    return count <= this.#exactUpTo
-      ? { total: count, estimated: false }
-      : { total: roundedTotal(count), estimated: true };
+    return toldTotal(count, this.#exactUpTo);
   }
 
   /** The ranked window under `filters` (SQL): the page's rows and the first row's window figures. */

@@ -19,7 +19,7 @@ import type { StoreSource } from './stores.ts';
 // Both engines count a query's matches exactly up to the same number, and past it tell the count or
 // their estimate of it rounded to two significant figures, marked estimated: they agree on every total
 // up to the cap, and on its form past it.
-export { EXACT_TOTAL_UP_TO, roundedTotal } from './search-index.ts';
+export { EXACT_TOTAL_UP_TO, roundedTotal, toldTotal } from './search-index.ts';
 export type {
   AverageTerms,
   ColumnDocs,

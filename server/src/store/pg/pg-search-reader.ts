@@ -1,6 +1,7 @@
 import {
   EXACT_TOTAL_UP_TO,
   roundedTotal,
+  toldTotal,
   type AverageTerms,
   type ColumnDocs,
   type ColumnWeights,
@@ -125,11 +126,8 @@ export class PgSearchReader implements SearchReader {
     };
   }
 
-  /** A total known exactly, as a reader is told it: exactly up to the cap, and past it about as many. */
   #told(n: number): { total: number; estimated: boolean } {
-    return n <= this.#exactUpTo
-      ? { total: n, estimated: false }
-      : { total: roundedTotal(n), estimated: true };
+    return toldTotal(n, this.#exactUpTo);
   }
 
   /**
@@ -145,8 +143,7 @@ export class PgSearchReader implements SearchReader {
   ): Promise<number> {
     const atLeast = this.#exactUpTo + 1;
     if (match.kind === 'word' && !match.prefix && !filtered(filters)) {
-      const [known] = await this.vocabulary([match.term]);
-      return roundedTotal(Math.max(atLeast, known?.docs ?? 0));
+      return roundedTotal(Math.max(atLeast, await this.#words.docs(match.term)));
     }
     if (lowest === null) return roundedTotal(Math.max(atLeast, await this.countMatches(match, filters)));
     const ids = await this.#sampledIds(await this.indexedPapers());
