@@ -116,8 +116,19 @@ export function dayNumber(ymd: string): number {
   return daysFromCivil(parseYmd(ymd));
 }
 
+// Momentum turns the same few hundred day numbers into strings for every topic of the list (50,000 calls
+// for one GET /api/topics); remembered, each is worked out once. Bounded so no caller can grow it for ever.
+const YMD_OF_DAY = new Map<number, string>();
+const YMD_OF_DAY_KEPT = 8192;
+
 export function ymdOfDayNumber(days: number): string {
-  return formatYmd(civilFromDays(days));
+  let ymd = YMD_OF_DAY.get(days);
+  if (ymd === undefined) {
+    ymd = formatYmd(civilFromDays(days));
+    if (YMD_OF_DAY.size >= YMD_OF_DAY_KEPT) YMD_OF_DAY.clear();
+    YMD_OF_DAY.set(days, ymd);
+  }
+  return ymd;
 }
 
 export function addDays(ymd: string, n: number): string {

@@ -7,10 +7,19 @@ import { settled } from './settled.ts';
 const TOPIC_DAYS = `
 SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = ? AND listing_date BETWEEN ? AND ?`;
 const TOPIC_TOTAL = `SELECT COALESCE(SUM(n), 0) FROM topic_day_counts WHERE topic = ? AND listing_date <= ?`;
-// The same for every topic at once, for the topic list: two reads instead of two a topic.
+// The same for every topic at once, for the topic list: two reads instead of two a topic. The days are
+// read topic by topic along the primary key (the topics found by hopping from one to the next): a range on
+// listing_date alone scanned every topic's every day (639,100 rows at 100 times the corpus, 11,500 wanted).
 const EVERY_TOPIC_DAYS = `
-SELECT topic, listing_date AS day, n FROM topic_day_counts WHERE listing_date BETWEEN ? AND ?
-ORDER BY topic, listing_date`;
+WITH RECURSIVE topics (topic) AS (
+  SELECT MIN(topic) FROM topic_day_counts
+  UNION ALL
+  SELECT (SELECT MIN(c.topic) FROM topic_day_counts c WHERE c.topic > topics.topic) FROM topics
+  WHERE topics.topic IS NOT NULL
+)
+SELECT c.topic, c.listing_date AS day, c.n
+FROM topics JOIN topic_day_counts c ON c.topic = topics.topic AND c.listing_date BETWEEN ? AND ?
+ORDER BY c.topic, c.listing_date`;
 const EVERY_TOPIC_TOTAL = `
 SELECT topic, SUM(n) AS n FROM topic_day_counts WHERE listing_date <= ? GROUP BY topic ORDER BY topic`;
 // Read backwards along paper_topics_latest and stopped at the limit: a topic of 400,000 papers costs as

@@ -1,0 +1,14 @@
+import Database from 'better-sqlite3';
+const db = new Database(process.argv[2], { readonly: true });
+const t = (label, f) => { const a = process.hrtime.bigint(); const r = f(); console.log(label, (Number(process.hrtime.bigint() - a) / 1e6).toFixed(1), 'ms', Array.isArray(r) ? r.length : r); return r; };
+const latest = db.prepare('SELECT MAX(listing_date) FROM day_counts').pluck().get();
+const from = new Date(Date.parse(latest) - 56*86400e3*2).toISOString().slice(0,10);
+const cte = `WITH RECURSIVE topics (topic) AS (SELECT MIN(topic) FROM topic_day_counts UNION ALL SELECT (SELECT MIN(c.topic) FROM topic_day_counts c WHERE c.topic > topics.topic) FROM topics WHERE topics.topic IS NOT NULL) SELECT topic FROM topics`;
+for (const r of db.prepare('EXPLAIN QUERY PLAN ' + cte).all()) console.log(r.detail);
+for (let i = 0; i < 3; i++) t('cte', () => db.prepare(cte).all());
+const topics = db.prepare(cte).pluck().all().filter(Boolean);
+const one = db.prepare('SELECT listing_date AS day, n FROM topic_day_counts WHERE topic = ? AND listing_date BETWEEN ? AND ?');
+for (let i = 0; i < 3; i++) t('loop', () => topics.flatMap((x) => one.all(x, from, latest)));
+const j = db.prepare(`SELECT c.topic, c.listing_date AS day, c.n FROM json_each(?) t JOIN topic_day_counts c ON c.topic = t.value AND c.listing_date BETWEEN ? AND ? ORDER BY c.topic, c.listing_date`);
+for (const r of db.prepare('EXPLAIN QUERY PLAN ' + j.source).all('[]','a','b')) console.log(r.detail);
+for (let i = 0; i < 3; i++) t('json', () => j.all(JSON.stringify(topics), from, latest));
