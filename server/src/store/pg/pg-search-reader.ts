@@ -190,8 +190,10 @@ export class PgSearchReader implements SearchReader {
     // vectors' index and the filter stay cheaper there, as for the prefix's count.
     const forms = filtered(filters) ? null : await this.#formsOfPrefix(match);
     if (forms !== null) return this.#prefixWindow(forms, match, filters, weights, page);
-    const { idf, expected, papers } = await this.#inverseFrequencies(leaves);
-    const clauses = this.#postings ? postingClauses(match) : null;
+    const { idf, expected, papers, held } = await this.#inverseFrequencies(leaves);
+    // A prefix among other words, as its words' range of the postings when they are few enough.
+    const ranges = leaves.every((l, i) => !l.prefix || (held[i] ?? 0) <= PREFIX_RANGE_POSTINGS);
+    const clauses = this.#postings ? postingClauses(match, undefined, ranges) : null;
     if (clauses !== null && clauses.flat().length === leaves.length) {
       return this.#postingsWindow(clauses, idf, match, filters, weights, page);
     }
@@ -345,7 +347,7 @@ export class PgSearchReader implements SearchReader {
    */
   async #inverseFrequencies(
     leaves: readonly RankedLeaf[],
-  ): Promise<{ idf: number[]; expected: number; papers: number }> {
+  ): Promise<{ idf: number[]; expected: number; papers: number; held: number[] }> {
     const words = [...new Set(leaves.filter((l) => !l.prefix).flatMap((l) => l.terms))];
     // All asked at once: a prefix's papers do not wait for the words' (one round trip, not two).
     const [papers, known, starting] = await Promise.all([
@@ -370,6 +372,7 @@ export class PgSearchReader implements SearchReader {
       idf: held.map((n) => Math.log(1 + (papers - n + 0.5) / (n + 0.5))),
       expected: shares.reduce((e, s) => e * s, papers),
       papers,
+      held,
     };
   }
 
@@ -558,6 +561,10 @@ function clauseParams(
         idf: next(idf[i] ?? 0),
       };
     },
+    range: (i) => {
+      const term = atoms[i]?.term ?? '';
+      return { from: `${next(term)}::text`, to: `${next(prefixEnd(term))}::text`, idf: next(idf[i] ?? 0) };
+    },
   };
 }
 
@@ -577,6 +584,11 @@ interface WindowPage {
 
 /** A prefix standing for more indexed words than this is ranked from the vectors. */
 const MAX_PREFIX_FORMS = 200;
+/**
+ * A prefix among other words whose words' postings are at most this many is read from the postings, as a
+ * range of the key (pg-search-postings-window.ts: prefixSql); more, from the vectors.
+ */
+const PREFIX_RANGE_POSTINGS = 60_000;
 /** A posting's word asked in every column (pg-search-postings-window.ts: PostingAtom weights). */
 const EVERY_COLUMN = 'ABC';
 
