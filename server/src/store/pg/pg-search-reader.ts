@@ -191,8 +191,15 @@ export class PgSearchReader implements SearchReader {
     const forms = filtered(filters) ? null : await this.#formsOfPrefix(match);
     if (forms !== null) return this.#prefixWindow(forms, match, filters, weights, page);
     const { idf, expected, papers, held } = await this.#inverseFrequencies(leaves);
-    // A prefix among other words, as its words' range of the postings when they are few enough.
-    const ranges = leaves.every((l, i) => !l.prefix || (held[i] ?? 0) <= PREFIX_RANGE_POSTINGS);
+    // A prefix among other words, as its words' range of the postings when they are few enough, and not
+    // many more than the rarest other part's papers: beside a rare word the GIN index meets the prefix's
+    // forms as bitmaps and reads no more of them ("repurposing diffusion*" at 6x: 18 ms against 49).
+    const rarest = Math.min(...leaves.flatMap((l, i) => (l.prefix ? [] : [held[i] ?? 0])));
+    const ranges = leaves.every(
+      (l, i) =>
+        !l.prefix ||
+        ((held[i] ?? 0) <= PREFIX_RANGE_POSTINGS && (held[i] ?? 0) <= PREFIX_RANGE_OVER_RAREST * rarest),
+    );
     const clauses = this.#postings ? postingClauses(match, undefined, ranges) : null;
     if (clauses !== null && clauses.flat().length === leaves.length) {
       return this.#postingsWindow(clauses, idf, match, filters, weights, page);
@@ -589,6 +596,8 @@ const MAX_PREFIX_FORMS = 200;
  * range of the key (pg-search-postings-window.ts: prefixSql); more, from the vectors.
  */
 const PREFIX_RANGE_POSTINGS = 60_000;
+/** …and at most this many times the papers of the rarest other part (Infinity when none). */
+const PREFIX_RANGE_OVER_RAREST = 8;
 /** A posting's word asked in every column (pg-search-postings-window.ts: PostingAtom weights). */
 const EVERY_COLUMN = 'ABC';
 
