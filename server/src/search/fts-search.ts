@@ -119,8 +119,13 @@ export class FtsSearch implements SearchApi {
     this.#checkTopics(query);
     const filters = await indexFilters(query, this.#taxonomy, (slug) => this.#index.storedNarrower(slug));
     const person = sort === 'relevance' ? personNameKey(query) : null;
-    const byName = person === null ? null : await this.#byAuthor(query, person, filters);
-    if (byName === null) return this.#textSearch(query, filters, page, sort);
+    if (person === null) return this.#textSearch(query, filters, page, sort);
+    // Any two or three words read as a name ("second training"), and most name no author: their search
+    // is asked beside the name's look-up, not after it (on a network engine, its round trips on the path).
+    const asWords = this.#textSearch(query, filters, page, sort);
+    asWords.catch(() => undefined);
+    const byName = await this.#byAuthor(query, person, filters);
+    if (byName === null) return asWords;
     // The person's papers first, then the papers holding the words without them (read far enough to fill
     // the page however many of the person's papers the words also found).
     const { ids, total, results: named } = byName;
@@ -163,10 +168,16 @@ export class FtsSearch implements SearchApi {
       prefix: !wholeWords && i === terms.length - 1 && term.length >= PREFIX_MIN_LENGTH,
       corrections: [],
     }));
-    // Each word's reads are independent of the others': asked together, a network engine answers them at once.
+    // Each word's reads are independent of the others': asked together, a network engine answers them at once
+    // (a whole word's near spellings too, which `#correctIfRare` reads only for words hardly anyone used).
+    const fuzzy = groups.length <= MAX_FUZZY_TERMS;
     await Promise.all(
       groups.map(async (group) => {
-        const longer = group.prefix ? await this.#wordCompletions(group.term) : undefined;
+        if (!group.prefix) {
+          if (fuzzy) await this.#correctIfRare(group);
+          return;
+        }
+        const longer = await this.#wordCompletions(group.term);
         if (longer) Object.assign(group, { asWord: true, completions: longer });
       }),
     );
@@ -180,10 +191,8 @@ export class FtsSearch implements SearchApi {
     // Only a ranked search reads the index's totals: newest first asks nothing of them.
     const totals = sort === 'newest' ? null : this.#totals();
 
-    // Cheapest first: whole words hardly anyone used get near spellings; if no paper has them all, the
+    // Cheapest first: whole words hardly anyone used got near spellings above; if no paper has them all, the
     // word being typed too (it may be a finished word with a typo); then every word; then any word.
-    const fuzzy = groups.length <= MAX_FUZZY_TERMS;
-    if (fuzzy) await Promise.all(groups.filter((g) => !g.prefix).map((g) => this.#correctIfRare(g)));
     const pass = (mode: 'AND' | 'OR') =>
       totals === null
         ? this.#newest(mode, first, filters, page, parts)

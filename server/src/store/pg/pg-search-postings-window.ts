@@ -19,6 +19,8 @@ export interface PostingAtom {
   term: string;
   weights: string;
   phrase?: readonly string[];
+  /** Every indexed word starting with `term` (itself included): a prefix, always a clause alone. */
+  prefix?: boolean;
 }
 
 const EVERY_WEIGHT = 'ABC';
@@ -27,15 +29,22 @@ const WEIGHT = { title: 'A', authors: 'B', abstract: 'C' } as const;
 /**
  * The match as clauses every matching paper satisfies, each one of its words (in the columns asked), the
  * words in pg-tsquery.ts rankedLeaves' order (so the i-th word is the i-th ranked part); null when the
- * match is not made of words alone.
+ * match is not made of words alone. `prefixes`: a prefix is a clause of its own (its words' range of the
+ * key, PostingAtom.prefix), else the match is left to the vectors.
  */
-export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): PostingAtom[][] | null {
+export function postingClauses(
+  match: Match,
+  weights: string = EVERY_WEIGHT,
+  prefixes = false,
+): PostingAtom[][] | null {
   switch (match.kind) {
     case 'word':
-      // A prefix joined with other words is left to the vectors: its completions' postings (every one of
-      // "training*" at 10x) would all be read and summed, where the GIN index meets them with the other
-      // words' as bitmaps ("second training", 350 against 120 ms). Its completions as words are postings.
-      return match.prefix ? null : [[{ term: match.term, weights }]];
+      // A prefix joined with other words was left to the vectors: its completions' postings (every one of
+      // "training*" at 10x) are all read and summed, where the GIN index meets them with the other
+      // words' as bitmaps ("second training", 350 against 120 ms). The reader asks for it as a range when
+      // its words' postings are few enough (pg-search-reader.ts: PREFIX_RANGE_POSTINGS).
+      if (match.prefix) return prefixes ? [[{ term: match.term, weights, prefix: true }]] : null;
+      return [[{ term: match.term, weights }]];
     case 'phrase': {
       const [first] = match.terms;
       if (first === undefined) return null;
@@ -48,7 +57,7 @@ export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): Po
     case 'all': {
       const clauses: PostingAtom[][] = [];
       for (const m of match.of) {
-        const part = postingClauses(m, weights);
+        const part = postingClauses(m, weights, prefixes);
         if (part === null) return null;
         clauses.push(...part);
       }
@@ -61,7 +70,7 @@ export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): Po
         // An alternative that is itself several clauses (an AND inside an OR) is not one clause, nor is
         // a phrase one word's postings.
         if (part === null || part.length !== 1 || part[0] === undefined) return null;
-        if (part[0].some((a) => a.phrase !== undefined)) return null;
+        if (part[0].some((a) => a.phrase !== undefined || a.prefix === true)) return null;
         atoms.push(...part[0]);
       }
       return [atoms];
@@ -70,7 +79,7 @@ export function postingClauses(match: Match, weights: string = EVERY_WEIGHT): Po
       const allowed = match.columns.map((c) => WEIGHT[c]);
       const narrowed = [...weights].filter((w) => allowed.includes(w as 'A' | 'B' | 'C')).join('');
       // No column left matches nothing: RANKED_WINDOW says so.
-      return narrowed === '' ? null : postingClauses(match.of, narrowed);
+      return narrowed === '' ? null : postingClauses(match.of, narrowed, prefixes);
     }
     case 'without':
       return null;
@@ -104,6 +113,22 @@ export interface ClauseParams {
   words(atoms: readonly number[]): { terms: string; idfs: string; cols: string };
   /** A phrase's distinct words, as text parameters in their first order, and its idf. */
   phrase(atom: number): { terms: string[]; idf: string };
+  /** A prefix's range of words (from the prefix, up to the first word past its completions) and its idf. */
+  range(atom: number): { from: string; to: string; idf: string };
+}
+
+/**
+ * A prefix's papers with their part of the score: its words' postings, one range of the key, summed per
+ * paper as clauseSql sums a clause of several words (each form scored with the prefix's idf, as ts_rank
+ * sums every entry a prefix finds), the paper kept when a form is in a column asked.
+ */
+function prefixSql(atom: PostingAtom, first: number, vector: SearchVector, params: ClauseParams): string {
+  const { from, to, idf } = params.range(first);
+  const inTitle = vector === 'title_doc' ? ' AND p.title > 0' : '';
+  const asked = vector === 'title_doc' ? 'TRUE' : inColumns(atom.weights);
+  return `SELECT p.paper_id, sum(${idf}::float8 * ${RANK(vector)}) AS s FROM search_postings p
+      WHERE p.word >= ${from} AND p.word < ${to}${inTitle}
+      GROUP BY p.paper_id${asked === 'TRUE' ? '' : ` HAVING bool_or(${asked})`}`;
 }
 
 /**
@@ -158,6 +183,7 @@ function clauseSql(
   const rank = RANK(vector);
   const [only] = clause;
   if (only?.phrase !== undefined) return phraseSql(only, first, vector, params);
+  if (only?.prefix === true) return prefixSql(only, first, vector, params);
   if (clause.length === 1 && only !== undefined) {
     const { term, idf } = params.word(first);
     const holds = inColumns(vector === 'title_doc' ? 'A' : only.weights);
@@ -330,8 +356,16 @@ export function POSTINGS_HITS(clauses: readonly PostingAtom[][], params: ClauseP
  * vector out of TOAST to rule the word out (107 ms for "student"'s completions at 10x under load). The
  * probe kept a subquery (OFFSET 0): as an anti join the planner, misjudging a common word's postings,
  * read them once and compared every pair (295 against 9 ms for "student" at 6x).
+ * The longer words are probed rarest first (the vocabulary's counts, a subquery kept in that order), one
+ * word's postings after another's: a word held apart from the prefix is as likely among the rare ones,
+ * which cost a probe a paper, and the search stops at the first paper found. In the key's order "training"'s
+ * one such word, "trainingset", came after "trainingfree" (3,141 papers at 4x): 3,832 probes, against
+ * some 460 rarest first.
  */
 export const POSTINGS_ANY_WITHOUT = `
-SELECT count(*)::integer AS n FROM (SELECT 1 FROM search_postings p WHERE p.word = ANY($1::text[])
-  AND NOT EXISTS (SELECT 1 FROM search_postings x WHERE x.word = $2::text AND x.paper_id = p.paper_id OFFSET 0)
-  LIMIT 1) y`;
+SELECT count(*)::integer AS n FROM (SELECT 1
+  FROM (SELECT w.word FROM search_words w WHERE w.word = ANY($1::text[]) ORDER BY w.papers, w.word OFFSET 0) w
+  CROSS JOIN LATERAL (SELECT 1 FROM search_postings p WHERE p.word = w.word
+    AND NOT EXISTS (SELECT 1 FROM search_postings x WHERE x.word = $2::text AND x.paper_id = p.paper_id OFFSET 0)
+    LIMIT 1) y
+  LIMIT 1) z`;

@@ -157,6 +157,12 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       [anyOf([inColumns(['title'], word('spectral')), word('manifold')]), NO_FILTERS],
       [phrase(['lovelace']), NO_FILTERS],
       [allOf([word('spec', true), word('graph')]), NO_FILTERS],
+      // A prefix among other words: its words' range of the postings, summed with the prefix's idf.
+      [allOf([word('gra', true), word('sparse')]), NO_FILTERS],
+      [allOf([word('spa', true), word('kernel')]), cs],
+      [allOf([inColumns(['abstract'], word('ten', true)), word('graph')]), since],
+      [inColumns(['title'], allOf([word('gra', true), word('methods')])), NO_FILTERS],
+      [allOf([word('zzz', true), word('graph')]), NO_FILTERS],
       [inColumns(['title'], anyOf([word('ten', true), word('quorum')])), NO_FILTERS],
       // Several words in every column or in titles, unfiltered: only each word's newest postings are read.
       [anyOf([word('graph'), word('sparse'), word('kernel')]), NO_FILTERS],

@@ -190,8 +190,17 @@ export class PgSearchReader implements SearchReader {
     // vectors' index and the filter stay cheaper there, as for the prefix's count.
     const forms = filtered(filters) ? null : await this.#formsOfPrefix(match);
     if (forms !== null) return this.#prefixWindow(forms, match, filters, weights, page);
-    const { idf, expected, papers } = await this.#inverseFrequencies(leaves);
-    const clauses = this.#postings ? postingClauses(match) : null;
+    const { idf, expected, papers, held } = await this.#inverseFrequencies(leaves);
+    // A prefix among other words, as its words' range of the postings when they are few enough, and not
+    // many more than the rarest other part's papers: beside a rare word the GIN index meets the prefix's
+    // forms as bitmaps and reads no more of them ("repurposing diffusion*" at 6x: 18 ms against 49).
+    const rarest = Math.min(...leaves.flatMap((l, i) => (l.prefix ? [] : [held[i] ?? 0])));
+    const ranges = leaves.every(
+      (l, i) =>
+        !l.prefix ||
+        ((held[i] ?? 0) <= PREFIX_RANGE_POSTINGS && (held[i] ?? 0) <= PREFIX_RANGE_OVER_RAREST * rarest),
+    );
+    const clauses = this.#postings ? postingClauses(match, undefined, ranges) : null;
     if (clauses !== null && clauses.flat().length === leaves.length) {
       return this.#postingsWindow(clauses, idf, match, filters, weights, page);
     }
@@ -345,7 +354,7 @@ export class PgSearchReader implements SearchReader {
    */
   async #inverseFrequencies(
     leaves: readonly RankedLeaf[],
-  ): Promise<{ idf: number[]; expected: number; papers: number }> {
+  ): Promise<{ idf: number[]; expected: number; papers: number; held: number[] }> {
     const words = [...new Set(leaves.filter((l) => !l.prefix).flatMap((l) => l.terms))];
     // All asked at once: a prefix's papers do not wait for the words' (one round trip, not two).
     const [papers, known, starting] = await Promise.all([
@@ -370,6 +379,7 @@ export class PgSearchReader implements SearchReader {
       idf: held.map((n) => Math.log(1 + (papers - n + 0.5) / (n + 0.5))),
       expected: shares.reduce((e, s) => e * s, papers),
       papers,
+      held,
     };
   }
 
@@ -558,6 +568,10 @@ function clauseParams(
         idf: next(idf[i] ?? 0),
       };
     },
+    range: (i) => {
+      const term = atoms[i]?.term ?? '';
+      return { from: `${next(term)}::text`, to: `${next(prefixEnd(term))}::text`, idf: next(idf[i] ?? 0) };
+    },
   };
 }
 
@@ -577,6 +591,13 @@ interface WindowPage {
 
 /** A prefix standing for more indexed words than this is ranked from the vectors. */
 const MAX_PREFIX_FORMS = 200;
+/**
+ * A prefix among other words whose words' postings are at most this many is read from the postings, as a
+ * range of the key (pg-search-postings-window.ts: prefixSql); more, from the vectors.
+ */
+const PREFIX_RANGE_POSTINGS = 60_000;
+/** …and at most this many times the papers of the rarest other part (Infinity when none). */
+const PREFIX_RANGE_OVER_RAREST = 8;
 /** A posting's word asked in every column (pg-search-postings-window.ts: PostingAtom weights). */
 const EVERY_COLUMN = 'ABC';
 
