@@ -29,6 +29,8 @@ CREATE VIRTUAL TABLE paper_titles USING fts5 (
   title,
   content = '', contentless_delete = 1, tokenize = 'ascii'
 );
+-- Merged as paper_search is (SEARCH_INDEX_MERGING), so the fill below flushes few segments.
+INSERT INTO paper_titles (paper_titles, rank) VALUES ('hashsize', 16777216);
 INSERT INTO paper_titles (paper_titles, rank) VALUES ('automerge', 8);
 INSERT INTO paper_titles (paper_titles, rank) VALUES ('crisismerge', 32);
 
