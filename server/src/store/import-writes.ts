@@ -3,7 +3,12 @@ import { beginBulkLoad, pauseIndexMerging, restoreIndexMerging } from './bulk-lo
 import type { IngestKind, IngestLogEntry } from './harvest-state.ts';
 import type { Store } from './open-store.ts';
 import type { UpsertCounts } from './paper-store.ts';
-import { COMPACT_FROM_SHARE, INDEXED_DOCS, OPTIMIZE_INDEX, type KnownTerms } from './search-index-schema.ts';
+import {
+  COMPACT_FROM_SHARE,
+  INDEXED_DOCS,
+  optimizeSearchIndex,
+  type KnownTerms,
+} from './search-index-schema.ts';
 import { refreshTermCounts } from './search-term-counts.ts';
 import type { KnownTags, TagStore } from './tag-store.ts';
 import { settled } from './settled.ts';
@@ -89,7 +94,7 @@ export function sqliteImportWrites(store: Store): ImportWrites {
         const indexed = store.db.prepare<[], number>(INDEXED_DOCS).pluck().get() ?? 0;
         if (written === 0 || written < COMPACT_FROM_SHARE * indexed) return null;
         const t0 = performance.now();
-        store.db.prepare(OPTIMIZE_INDEX).run();
+        optimizeSearchIndex(store.db);
         // Read from the merged index, which each term's counting walks once.
         refreshTermCounts(store.db);
         return performance.now() - t0;

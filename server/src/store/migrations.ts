@@ -3,6 +3,7 @@ import { QuireError, errorMessage } from '../errors.ts';
 import { CREATE_CALENDAR_FEEDS } from './calendar-feeds.ts';
 import { CREATE_SEARCH_DOC_BITS } from './search-doc-bits.ts';
 import { CREATE_SEARCH_TERM_COUNTS } from './search-term-counts.ts';
+import { CREATE_TITLES_INDEX } from './search-titles.ts';
 import { CREATE_SEARCH_INDEX, SEARCH_INDEX_MERGING, registerSearchFunctions } from './search-index-schema.ts';
 import { CREATE_PAPERS_TO_TAG } from './tag-store.ts';
 
@@ -303,6 +304,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'papers-to-tag', sql: CREATE_PAPERS_TO_TAG },
   { name: 'search-doc-bits', sql: CREATE_SEARCH_DOC_BITS },
   { name: 'search-term-counts', sql: CREATE_SEARCH_TERM_COUNTS },
+  { name: 'search-titles', sql: CREATE_TITLES_INDEX },
 ];
 
 export interface MigrationResult {

@@ -1,6 +1,13 @@
 import { AUTHOR_SEPARATOR, columnTerms, SEARCH_FIELDS, type Author, type PaperEntity } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
 import { RowWriter } from './row-writer.ts';
+import {
+  DELETE_TITLE_TERMS,
+  INDEX_PENDING_TITLES,
+  INSERT_TITLE_TERMS,
+  OPTIMIZE_TITLES,
+  TITLE_ROW_PARAMS,
+} from './search-titles.ts';
 
 /**
  * The on-disk search index: an FTS5 table over each paper's title, authors and abstract, kept up to date
@@ -125,6 +132,12 @@ INSERT INTO paper_search (paper_search, rank) VALUES ('crisismerge', 32);
  */
 export const OPTIMIZE_INDEX = `INSERT INTO paper_search (paper_search) VALUES ('optimize')`;
 
+/** OPTIMIZE_INDEX, and the same for the titles' own index (search-titles.ts). */
+export function optimizeSearchIndex(db: Database): void {
+  db.prepare(OPTIMIZE_INDEX).run();
+  db.prepare(OPTIMIZE_TITLES).run();
+}
+
 /** Papers ever indexed (docs are never reused downwards): one index seek. */
 export const INDEXED_DOCS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
 
@@ -135,14 +148,16 @@ export const INDEXED_DOCS = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
 export const COMPACT_FROM_SHARE = 0.5;
 
 /**
- * Writes the queued papers' terms, replacing old ones: three statements, run in order in one transaction.
- * What a batch of `PaperStore` leaves queued besides its own papers (a row changed by other means).
+ * Writes the queued papers' terms, replacing old ones (the titles' own index's too): statements run in
+ * order in one transaction. What a batch of `PaperStore` leaves queued besides its own papers (a row
+ * changed by other means).
  */
 export const INDEX_PENDING = [
   `DELETE FROM paper_search WHERE rowid IN (SELECT doc FROM search_pending WHERE indexed = 1)`,
   `INSERT INTO paper_search (rowid, ${COLUMNS})
    SELECT q.doc, ${TERMS_OF_PAPER}
    FROM search_pending q JOIN search_docs d ON d.doc = q.doc JOIN papers p ON p.id = d.paper_id`,
+  ...INDEX_PENDING_TITLES,
   `DELETE FROM search_pending`,
 ] as const;
 
@@ -251,6 +266,8 @@ export class SearchIndexWriter {
   readonly #pending: Statement<[], PendingDoc>;
   readonly #deleteTerms: Statement<[string], unknown>;
   readonly #insertTerms: RowWriter;
+  readonly #deleteTitles: Statement<[string], unknown>;
+  readonly #insertTitles: RowWriter;
   readonly #done: Statement<[string], unknown>;
   readonly #clear: Statement<[], unknown>;
   readonly #fromSql: Statement[];
@@ -259,6 +276,8 @@ export class SearchIndexWriter {
     this.#pending = db.prepare(PENDING_DOCS);
     this.#deleteTerms = db.prepare(DELETE_TERMS);
     this.#insertTerms = new RowWriter(db, INSERT_TERMS, TERMS_ROW_PARAMS, { whole: true });
+    this.#deleteTitles = db.prepare(DELETE_TITLE_TERMS);
+    this.#insertTitles = new RowWriter(db, INSERT_TITLE_TERMS, TITLE_ROW_PARAMS, { whole: true });
     this.#done = db.prepare(DONE_PENDING);
     this.#clear = db.prepare(CLEAR_PENDING);
     this.#fromSql = INDEX_PENDING.map((sql) => db.prepare(sql));
@@ -275,16 +294,22 @@ export class SearchIndexWriter {
     const stale: number[] = [];
     const done: number[] = [];
     const rows: unknown[][] = [];
+    const titles: unknown[][] = [];
     for (const { doc, indexed, paperId } of queue) {
       const paper = byId.get(paperId);
       if (!paper) continue;
       if (indexed === 1) stale.push(doc);
       const terms = termsOf(paper, known?.get(paperId));
       rows.push([doc, terms.title, terms.authors, terms.abstract]);
+      titles.push([doc, terms.title]);
       done.push(doc);
     }
-    if (stale.length > 0) this.#deleteTerms.run(JSON.stringify(stale));
+    if (stale.length > 0) {
+      this.#deleteTerms.run(JSON.stringify(stale));
+      this.#deleteTitles.run(JSON.stringify(stale));
+    }
     this.#insertTerms.write(rows);
+    this.#insertTitles.write(titles);
     if (done.length === queue.length) {
       this.#clear.run();
       return;

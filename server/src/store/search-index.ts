@@ -5,6 +5,7 @@ import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
 import { planCountCap } from './search-plan-count.ts';
 import { TermCounts, type Fts5Vocabulary } from './search-term-counts.ts';
+import { TITLE_HITS_UP_TO, TITLES_FILTERED, TITLES_RECENT, TITLES_TABLE } from './search-titles.ts';
 import { lookUpTerms, type TermDocs } from './search-vocabulary.ts';
 
 /**
@@ -96,10 +97,11 @@ const CATEGORY_FILTER = `EXISTS (SELECT 1 FROM paper_categories c WHERE c.paper_
     OR lower(substr(c.category, 1, instr(c.category, '.') - 1)) IN (SELECT value FROM json_each(@categories))))`;
 const TOPIC_CLOSURE_FILTER = `EXISTS (SELECT 1 FROM paper_topics t
   WHERE t.topic IN (SELECT value FROM json_each(@topics)) AND t.paper_id = d.paper_id)`;
-// The topic's docs held in memory, each match tested against them (see search-doc-sets.ts).
-const TOPIC_DOC_SET = `${IN_DOC_SET_FUNCTION}(@topicSet, paper_search.rowid)`;
+// The topic's docs held in memory, each match tested against them (see search-doc-sets.ts), by the
+// full-text table's rowid (paper_search, or the titles' own: search-titles.ts).
+const TOPIC_DOC_SET = (table: string) => `${IN_DOC_SET_FUNCTION}(@topicSet, ${table}.rowid)`;
 // The same for categories (see search-category-filter.ts).
-const CATEGORY_DOC_SET = `${IN_DOC_SET_FUNCTION}(@categorySet, paper_search.rowid)`;
+const CATEGORY_DOC_SET = (table: string) => `${IN_DOC_SET_FUNCTION}(@categorySet, ${table}.rowid)`;
 // Without text the filter tables drive: a topic's papers are read through its index, not found by
 // probing every paper.
 const TOPIC_SET_FILTER = `d.paper_id IN (SELECT paper_id FROM paper_tags
@@ -277,6 +279,8 @@ export class SearchIndex {
   readonly #db: Database;
   readonly #statements = new Map<string, Statement>();
   readonly #hitsUpTo: Statement<[string, number], number>;
+  readonly #titleHitsUpTo: Statement<[string, number], number>;
+  readonly #titlesRecent: Statement<[Record<string, unknown>], RankedRow>;
   readonly #vocabulary: Statement<[string], TermDocs>;
   readonly #vocabularyRange: Statement<[string, string, number], TermDocs>;
   readonly #vocabularyAfter: Statement<[string, string, number], TermDocs>;
@@ -307,6 +311,8 @@ export class SearchIndex {
     this.#docSets = DocSets.of(db);
     this.#categories = new SearchCategoryFilter(db, this.#docSets);
     this.#hitsUpTo = db.prepare<[string, number], number>(HITS_UP_TO).pluck();
+    this.#titleHitsUpTo = db.prepare<[string, number], number>(TITLE_HITS_UP_TO).pluck();
+    this.#titlesRecent = db.prepare(TITLES_RECENT);
     this.#vocabulary = db.prepare(VOCABULARY);
     this.#vocabularyRange = db.prepare(VOCABULARY_RANGE);
     this.#vocabularyAfter = db.prepare(VOCABULARY_AFTER);
@@ -418,6 +424,30 @@ export class SearchIndex {
   }
 
   /**
+   * `best` for a match of titles alone (`match`: what it looks for in them, see search-titles.ts), read
+   * from the titles' own index and ranked by bm25 over the title with `weight`.
+   */
+  bestTitles(
+    match: string,
+    filters: IndexFilters,
+    weight: number,
+    page: { limit: number; window: number },
+  ): RankedRow[] {
+    const window = Math.max(page.window, page.limit);
+    const names = filters.categories === null ? null : this.#categories.names(filters.categories);
+    const { sql, params } = this.#filtered(
+      filters,
+      false,
+      this.#topicPlan(filters, window, (cap) => this.titleHitsUpTo(match, cap)),
+      names !== null && this.#docSets.has('categories', names) ? names : null,
+      TITLES_TABLE,
+    );
+    const args = { ...params, title: weight, match, window, limit: page.limit };
+    if (sql === '') return this.#titlesRecent.all(args);
+    return this.#statement(TITLES_FILTERED, sql).all(args) as RankedRow[];
+  }
+
+  /**
    * The matches counted up to `cap`. `subset` matches only papers `match` matches (its prefixes as whole
    * words, say) and is counted first: when it alone reaches the cap, so does `match`, and FTS5 need not
    * merge a prefix's every list to count it.
@@ -506,20 +536,30 @@ export class SearchIndex {
 
   /** How many papers match `match`, counting no further than `cap`. */
   hitsUpTo(match: string, cap: number): number {
+    return this.#countUpTo(this.#hitsUpTo, match, match, cap);
+  }
+
+  /** How many papers' titles match `match` (in the titles' own index), counting no further than `cap`. */
+  titleHitsUpTo(match: string, cap: number): number {
+    return this.#countUpTo(this.#titleHitsUpTo, `${TITLES_TABLE} ${match}`, match, cap);
+  }
+
+  /** A count by `statement`, kept under `key` until the store changes. */
+  #countUpTo(statement: Statement<[string, number], number>, key: string, match: string, cap: number) {
     // Inside a transaction of this connection's own the count may yet be rolled back, which total_changes()
     // does not undo: counted afresh, not kept.
-    if (this.#db.inTransaction) return this.#hitsUpTo.get(match, cap) ?? 0;
+    if (this.#db.inTransaction) return statement.get(match, cap) ?? 0;
     const version = this.#dataVersion.get() ?? '';
     if (version !== this.#countedAt || this.#counted.size >= COUNTS_KEPT) {
       this.#counted.clear();
       this.#countedAt = version;
     }
-    const known = this.#counted.get(match);
+    const known = this.#counted.get(key);
     // Fewer than the cap: the exact count. As many: at least that many.
     if (known && known.count < known.cap) return Math.min(known.count, cap);
     if (known && cap <= known.cap) return cap;
-    const count = this.#hitsUpTo.get(match, cap) ?? 0;
-    this.#counted.set(match, { count, cap });
+    const count = statement.get(match, cap) ?? 0;
+    this.#counted.set(key, { count, cap });
     return count;
   }
 
@@ -602,6 +642,7 @@ export class SearchIndex {
     noText: boolean,
     plan: TopicPlan = 'probe',
     inCategories: readonly string[] | null = null,
+    table = 'paper_search',
   ): { sql: string; params: Record<string, unknown> } {
     const parts: string[] = [];
     const params: Record<string, unknown> = {};
@@ -616,7 +657,7 @@ export class SearchIndex {
     if (filters.topics !== null) {
       const closure = filters.topicsFrom === 'closure';
       if (!noText && plan === 'set') {
-        parts.push(TOPIC_DOC_SET);
+        parts.push(TOPIC_DOC_SET(table));
         params.topicSet = this.#docSets.numberOf(filters.topicsFrom, filters.topics);
       } else {
         if (noText && closure) {
@@ -628,7 +669,7 @@ export class SearchIndex {
       }
     }
     if (filters.categories !== null && !noText && inCategories !== null) {
-      parts.push(CATEGORY_DOC_SET);
+      parts.push(CATEGORY_DOC_SET(table));
       params.categorySet = this.#docSets.numberOf('categories', inCategories);
     } else if (filters.categories !== null) {
       parts.push(CATEGORY_FILTER);

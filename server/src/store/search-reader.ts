@@ -14,6 +14,7 @@ import {
   type TermDocs,
 } from './search-index.ts';
 import type { Match } from './search-match.ts';
+import { titlesOnly } from './search-titles.ts';
 import type { StoreSource } from './stores.ts';
 
 // Both engines count a query's matches exactly up to the same number, and past it tell the count or
@@ -110,6 +111,16 @@ export class SqliteSearchReader implements SearchReader {
     weights: ColumnWeights,
     page: { limit: number; window: number; subset?: Match },
   ): Promise<RankedRow[]> {
+    // Titles alone, with nothing cheaper to count by: from the titles' own index (search-titles.ts).
+    const titles = page.subset === undefined ? titlesOnly(match) : null;
+    if (titles !== null) {
+      return settled(() =>
+        this.#index.bestTitles(fts5Expression(titles), filters, weights.title, {
+          limit: page.limit,
+          window: page.window,
+        }),
+      );
+    }
     return settled(() => this.#index.best(fts5Expression(match), filters, weights, withSubset(page)));
   }
 
