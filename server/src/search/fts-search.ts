@@ -120,12 +120,13 @@ export class FtsSearch implements SearchApi {
     const filters = await indexFilters(query, this.#taxonomy, (slug) => this.#index.storedNarrower(slug));
     const person = sort === 'relevance' ? personNameKey(query) : null;
     if (person === null) return this.#textSearch(query, filters, page, sort);
-    // Any two or three words read as a name ("second training"), and most name no author: their search
-    // is asked beside the name's look-up, not after it (on a network engine, its round trips on the path).
-    const asWords = this.#textSearch(query, filters, page, sort);
-    asWords.catch(() => undefined);
+    // Any two or three words read as a name ("second training"), and most name no author. On a network
+    // engine their search is asked beside the name's look-up, so its round trips are off the path; where
+    // reads cannot overlap it would only be work thrown away whenever the name is found.
+    const ahead = this.#index.readsOverlap ? this.#textSearch(query, filters, page, sort) : null;
+    ahead?.catch(() => undefined);
     const byName = await this.#byAuthor(query, person, filters);
-    if (byName === null) return asWords;
+    if (byName === null) return ahead ?? this.#textSearch(query, filters, page, sort);
     // The person's papers first, then the papers holding the words without them (read far enough to fill
     // the page however many of the person's papers the words also found).
     const { ids, total, results: named } = byName;

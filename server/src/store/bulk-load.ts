@@ -36,28 +36,35 @@ export function beginBulkLoad(db: Database): () => void {
  * with after a bulk load, and what a store left at 0 by a killed one is given back.
  */
 const SCHEMA_AUTOMERGE = 8;
+/** The FTS5 indexes a bulk load writes, each merged whole at its end (`optimizeSearchIndex`). */
+const BULK_INDEXES = ['paper_search', 'paper_titles'] as const;
+type BulkIndex = (typeof BULK_INDEXES)[number];
 // FTS5 takes a setting's value written out, not bound.
-const PAUSE_AUTOMERGE = `INSERT INTO paper_search (paper_search, rank) VALUES ('automerge', 0)`;
-const RESTORE_AUTOMERGE = `INSERT INTO paper_search (paper_search, rank) VALUES ('automerge', ${SCHEMA_AUTOMERGE})`;
-const STORED_AUTOMERGE = `SELECT v FROM paper_search_config WHERE k = 'automerge'`;
+const SET_AUTOMERGE = (index: BulkIndex, value: number): string =>
+  `INSERT INTO ${index} (${index}, rank) VALUES ('automerge', ${value})`;
+const STORED_AUTOMERGE = (index: BulkIndex): string => `SELECT v FROM ${index}_config WHERE k = 'automerge'`;
 
 /**
  * Turns FTS5's automerge off for a bulk load whose end merges the whole index into one segment anyway
- * (`OPTIMIZE_INDEX`): each merge on the way rewrote terms that the final merge rewrites once more. Only
+ * (`optimizeSearchIndex`): each merge on the way rewrote terms that the final merge rewrites once more. Only
  * crisis merges remain (a level's 32 segments merged into one of the next, set by the schema), which keep
  * the segments far below FTS5's limit of 2,000 (at 100x, 1,343 batches: at most about 31 a level, 3 levels). The returned function gives automerge
  * back. A load killed before that leaves it off, so a later bulk load that does not turn it off puts it back
  * first (`restoreIndexMerging`); until then harvests still merge through the crisis merges.
  */
 export function pauseIndexMerging(db: Database): () => void {
-  db.prepare(PAUSE_AUTOMERGE).run();
+  for (const index of BULK_INDEXES) db.prepare(SET_AUTOMERGE(index, 0)).run();
   return () => {
-    if (db.open) db.prepare(RESTORE_AUTOMERGE).run();
+    if (!db.open) return;
+    for (const index of BULK_INDEXES) db.prepare(SET_AUTOMERGE(index, SCHEMA_AUTOMERGE)).run();
   };
 }
 
 /** Gives automerge back if a bulk load killed while it was paused left it off. */
 export function restoreIndexMerging(db: Database): void {
-  const stored = db.prepare<[], unknown>(STORED_AUTOMERGE).pluck().get();
-  if (stored !== undefined && Number(stored) !== SCHEMA_AUTOMERGE) db.prepare(RESTORE_AUTOMERGE).run();
+  for (const index of BULK_INDEXES) {
+    const stored = db.prepare<[], unknown>(STORED_AUTOMERGE(index)).pluck().get();
+    if (stored !== undefined && Number(stored) !== SCHEMA_AUTOMERGE)
+      db.prepare(SET_AUTOMERGE(index, SCHEMA_AUTOMERGE)).run();
+  }
 }

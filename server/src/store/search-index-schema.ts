@@ -132,7 +132,10 @@ INSERT INTO paper_search (paper_search, rank) VALUES ('crisismerge', 32);
  */
 export const OPTIMIZE_INDEX = `INSERT INTO paper_search (paper_search) VALUES ('optimize')`;
 
-/** OPTIMIZE_INDEX, and the same for the titles' own index (search-titles.ts). */
+/**
+ * OPTIMIZE_INDEX, and the same for the titles' own index (search-titles.ts): two statements, each its own
+ * transaction unless the caller holds one (a merge interrupted between them leaves two correct indexes).
+ */
 export function optimizeSearchIndex(db: Database): void {
   db.prepare(OPTIMIZE_INDEX).run();
   db.prepare(OPTIMIZE_TITLES).run();

@@ -40,6 +40,11 @@ export type {
  */
 export interface SearchReader {
   /**
+   * True when reads asked together are answered together (PostgreSQL's pool); false when each runs to its
+   * end before the next starts (SQLite, synchronous in one thread), so that reading ahead only adds work.
+   */
+  readonly readsOverlap: boolean;
+  /**
    * A page of the papers matching `match` and the filters, best first by the engine's first ranking
    * (bm25 on SQLite, ts_rank on PostgreSQL) with `weights`, and how many match: exactly up to
    * EXACT_TOTAL_UP_TO, past it an estimate rounded by `roundedTotal` (see search-index.ts). `subset`: a match holding only papers `match`
@@ -87,6 +92,7 @@ export interface SearchReader {
 
 /** SQLite's reader: the on-disk FTS5 index (SearchIndex), each match rendered as an FTS5 expression. */
 export class SqliteSearchReader implements SearchReader {
+  readonly readsOverlap = false;
   readonly #index: SearchIndex;
   readonly #owned: Database | null;
 

@@ -70,6 +70,7 @@ import { WordBatch } from './pg-word-batch.ts';
  * EXACT_TOTAL_UP_TO and estimated past it (pg-search-estimate.ts), as SQLite's are.
  */
 export class PgSearchReader implements SearchReader {
+  readonly readsOverlap = true;
   readonly #pool: PgPool;
   readonly #owned: boolean;
   #ids: { ids: readonly string[]; at: number } | null = null;
@@ -195,11 +196,14 @@ export class PgSearchReader implements SearchReader {
     // many more than the rarest other part's papers: beside a rare word the GIN index meets the prefix's
     // forms as bitmaps and reads no more of them ("repurposing diffusion*" at 6x: 18 ms against 49).
     const rarest = Math.min(...leaves.flatMap((l, i) => (l.prefix ? [] : [held[i] ?? 0])));
-    const ranges = leaves.every(
-      (l, i) =>
-        !l.prefix ||
-        ((held[i] ?? 0) <= PREFIX_RANGE_POSTINGS && (held[i] ?? 0) <= PREFIX_RANGE_OVER_RAREST * rarest),
-    );
+    // A prefix alone (here only under filters) stays on the vectors: nothing bounds its range's reading.
+    const ranges =
+      Number.isFinite(rarest) &&
+      leaves.every(
+        (l, i) =>
+          !l.prefix ||
+          ((held[i] ?? 0) <= PREFIX_RANGE_POSTINGS && (held[i] ?? 0) <= PREFIX_RANGE_OVER_RAREST * rarest),
+      );
     const clauses = this.#postings ? postingClauses(match, undefined, ranges) : null;
     if (clauses !== null && clauses.flat().length === leaves.length) {
       return this.#postingsWindow(clauses, idf, match, filters, weights, page);
