@@ -403,13 +403,8 @@ export class SearchIndex {
     page: { limit: number; window: number; subset?: string },
   ): RankedRow[] {
     const window = Math.max(page.window, page.limit);
-    // Categories as `ranked` read them just before: a set if it read one.
-    const names = filters.categories === null ? null : this.#categories.names(filters.categories);
-    const { sql, params } = this.#filtered(
-      filters,
-      false,
-      this.#topicPlan(filters, window, (cap) => this.hitsUpTo(page.subset ?? match, cap)),
-      names !== null && this.#docSets.has('categories', names) ? names : null,
+    const { sql, params } = this.#bestFilters(filters, window, (cap) =>
+      this.hitsUpTo(page.subset ?? match, cap),
     );
     if (sql === '')
       return this.#rankedRecentUncounted.all({ match, ...weights, limit: page.limit, offset: 0, window });
@@ -424,6 +419,26 @@ export class SearchIndex {
   }
 
   /**
+   * The filters of a `best` window over `table`, its matches counted by `countUpTo` only as far as the
+   * topic plan needs; categories as `ranked` read them just before: a set if it read one.
+   */
+  #bestFilters(
+    filters: IndexFilters,
+    window: number,
+    countUpTo: (cap: number) => number,
+    table = 'paper_search',
+  ): { sql: string; params: Record<string, unknown> } {
+    const names = filters.categories === null ? null : this.#categories.names(filters.categories);
+    return this.#filtered(
+      filters,
+      false,
+      this.#topicPlan(filters, window, countUpTo),
+      names !== null && this.#docSets.has('categories', names) ? names : null,
+      table,
+    );
+  }
+
+  /**
    * `best` for a match of titles alone (`match`: what it looks for in them, see search-titles.ts), read
    * from the titles' own index and ranked by bm25 over the title with `weight`.
    */
@@ -434,12 +449,10 @@ export class SearchIndex {
     page: { limit: number; window: number },
   ): RankedRow[] {
     const window = Math.max(page.window, page.limit);
-    const names = filters.categories === null ? null : this.#categories.names(filters.categories);
-    const { sql, params } = this.#filtered(
+    const { sql, params } = this.#bestFilters(
       filters,
-      false,
-      this.#topicPlan(filters, window, (cap) => this.titleHitsUpTo(match, cap)),
-      names !== null && this.#docSets.has('categories', names) ? names : null,
+      window,
+      (cap) => this.titleHitsUpTo(match, cap),
       TITLES_TABLE,
     );
     const args = { ...params, title: weight, match, window, limit: page.limit };
