@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@quire/server/config';
 import { importPaths } from '@quire/server/ingest/import-dumps';
 import { startServer, type RunningServer } from '@quire/server/server';
+import { openStore } from '@quire/server/store/open-store';
 import { listingsDir } from '../src/paths.ts';
 import { tempStore, type TempStore } from '../src/harness/temp-store.ts';
 
@@ -74,5 +75,28 @@ describe('compressed JSON answers', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers['content-encoding']).toBeUndefined();
     expect((JSON.parse(missing.body.toString('utf8')) as { error: string }).error).toBe('not-found');
+  });
+
+  it('sends the same bytes again for an unchanged answer, and new ones once new papers are stored', async () => {
+    const first = await get('/api/topics/reinforcement-learning', { 'Accept-Encoding': 'gzip' });
+    const again = await get('/api/topics/reinforcement-learning', { 'Accept-Encoding': 'gzip' });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(again.body.equals(first.body)).toBe(true);
+    const before = JSON.parse(gunzipSync(first.body).toString('utf8')) as { asOf: string };
+
+    // Another connection commits the next week's papers, as `quire import` beside the server does.
+    const cli = openStore(t.dbPath);
+    await importPaths(cli, [resolve(listingsDir, '2026-03-23.jsonl.br')]);
+    cli.close();
+
+    const after = await get('/api/topics/reinforcement-learning', { 'Accept-Encoding': 'gzip' });
+    const plain = await get('/api/topics/reinforcement-learning', {
+      'Accept-Encoding': 'gzip;q=0, identity',
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const decoded = JSON.parse(gunzipSync(after.body).toString('utf8')) as { asOf: string };
+    // The topic is now counted up to the new week's last listing day.
+    expect(decoded.asOf > before.asOf).toBe(true);
+    expect(decoded).toEqual(JSON.parse(plain.body.toString('utf8')));
   });
 });

@@ -21,6 +21,7 @@ import { ERROR_STATUS } from './error-status.ts';
 import { calendarRoutes } from './calendar-routes.ts';
 import { groupRoutes, type GroupRoutesOptions } from './group-routes.ts';
 import { invitePreviewRoutes } from './invite-preview-routes.ts';
+import { PreparedJson } from './prepared-json.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveWebApp } from './static-files.ts';
 
@@ -189,8 +190,11 @@ export function createApp(options: AppOptions): Hono {
     throw new QuireError('not-found', `No paper ${id} is stored. Add ?fetch=1 to fetch it from arXiv.`);
   });
 
+  // The topic service hands out its cached answers again: their bytes are made once.
+  const prepared = new PreparedJson();
+
   app.get('/api/topics', async (c) =>
-    c.json(await options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
+    prepared.respond(c, await options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),
   );
 
   app.get('/api/topics/:slug/ask', async (c) =>
@@ -204,7 +208,8 @@ export function createApp(options: AppOptions): Hono {
   );
 
   app.get('/api/topics/:slug', async (c) =>
-    c.json(
+    prepared.respond(
+      c,
       await options.topics.topic(c.req.param('slug'), topicQuery(c.req.query('asOf'), c.req.query('weeks'))),
     ),
   );

@@ -18,6 +18,9 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** Immutable build files kept in memory once read: the whole build is a few MB; this bounds a stray one. */
+const KEPT_IMMUTABLE_BYTES = 32 * 1024 * 1024;
+
 function decodedPath(pathname: string): string | null {
   try {
     return decodeURIComponent(pathname);
@@ -33,6 +36,20 @@ function decodedPath(pathname: string): string | null {
 export function serveWebApp(rootDir: string): MiddlewareHandler {
   const root = resolve(rootDir);
   const indexPolicy = cachedIndexPolicy(join(root, 'index.html'));
+  // A hashed file never changes, and a page load asks for ~50 of them while its data is being worked out on
+  // the same event loop: each is read from disk once.
+  const kept = new Map<string, Buffer<ArrayBuffer>>();
+  let keptBytes = 0;
+  const readImmutable = async (path: string): Promise<Buffer<ArrayBuffer>> => {
+    const hit = kept.get(path);
+    if (hit) return hit;
+    const read = await readFile(path);
+    if (keptBytes + read.byteLength <= KEPT_IMMUTABLE_BYTES) {
+      kept.set(path, read);
+      keptBytes += read.byteLength;
+    }
+    return read;
+  };
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const path = decodedPath(new URL(c.req.url).pathname);
@@ -49,10 +66,10 @@ export function serveWebApp(rootDir: string): MiddlewareHandler {
     if (!target) {
       return c.text('The web app is not built. Run `npm start` (or `pnpm build`) and reload.', 503);
     }
-    const read = await readFile(target);
+    const immutable = target.includes(`${sep}_app${sep}immutable${sep}`);
+    const read = immutable ? await readImmutable(target) : await readFile(target);
     // The app's page standing in for a client-side route names that route's data, to be fetched at once.
     const body = file ? read : Buffer.from(withPreloads(read.toString('utf8'), path));
-    const immutable = target.includes(`${sep}_app${sep}immutable${sep}`);
     const html = extname(target) === '.html';
     return c.body(body, 200, {
       'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
