@@ -72,7 +72,7 @@ describe('topic filters from a set held in memory', () => {
     const index = new SearchIndex(readOnly);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10003']);
     // Held, the set is what the search uses from now on.
-    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(readOnly).docsOf('tags', inTopic.topics ?? []);
     expect(DocSets.of(readOnly).has('tags', inTopic.topics ?? [])).toBe(true);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10003']);
     expect(newest(index)).toEqual({ ids: ['2604.10003', '2604.10001'], total: 2 });
@@ -80,18 +80,18 @@ describe('topic filters from a set held in memory', () => {
 
   it('is read again once another connection commits, so a paper tagged since is kept', () => {
     const index = new SearchIndex(readOnly);
-    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(readOnly).docsOf('tags', inTopic.topics ?? []);
     tag('rl-for-tool-use', '2604.10004');
     expect(DocSets.of(readOnly).has('tags', inTopic.topics ?? [])).toBe(false);
-    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(readOnly).docsOf('tags', inTopic.topics ?? []);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10003', '2604.10004']);
   });
 
   it('is read again once its own connection writes', () => {
     const index = new SearchIndex(store.db);
-    DocSets.of(store.db).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(store.db).docsOf('tags', inTopic.topics ?? []);
     tag('rl-for-tool-use', '2604.10002');
-    DocSets.of(store.db).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(store.db).docsOf('tags', inTopic.topics ?? []);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10002', '2604.10003']);
   });
 
@@ -100,7 +100,7 @@ describe('topic filters from a set held in memory', () => {
     const closure: IndexFilters = { ...inTopic, topicsFrom: 'closure' };
     const want = { ids: ['2604.10003', '2604.10001'], total: 2 };
     expect(index.newest('"agent"', closure, { limit: 10, offset: 0 })).toEqual(want);
-    DocSets.of(readOnly).numberOf('closure', closure.topics ?? []);
+    DocSets.of(readOnly).docsOf('closure', closure.topics ?? []);
     expect(DocSets.of(readOnly).has('closure', closure.topics ?? [])).toBe(true);
     expect(index.newest('"agent"', closure, { limit: 10, offset: 0 })).toEqual(want);
   });
