@@ -90,12 +90,15 @@ FROM paper_categories c JOIN search_docs d ON d.paper_id = c.paper_id GROUP BY c
  */
 export const DOC_WORDS_AGGREGATE = 'quire_doc_words';
 
-/** The bitmap words of the docs carrying any of the topics, by their closure, into DOC_WORDS_AGGREGATE. */
-export const TOPIC_DOC_WORDS = `SELECT ${DOC_WORDS_AGGREGATE}(word, bits) FROM topic_doc_bits
+/**
+ * The bitmap words of the docs carrying any of the topics, by their closure, into DOC_WORDS_AGGREGATE: each
+ * row as one integer, its word above its 32 bits (under 2^53 for any word below 2^21, 67M docs).
+ */
+export const TOPIC_DOC_WORDS = `SELECT ${DOC_WORDS_AGGREGATE}((word << 32) | bits) FROM topic_doc_bits
   WHERE topic IN (SELECT value FROM json_each(?))`;
 
 /** The same for categories, as stored (see search-category-filter.ts). */
-export const CATEGORY_DOC_WORDS = `SELECT ${DOC_WORDS_AGGREGATE}(word, bits) FROM category_doc_bits
+export const CATEGORY_DOC_WORDS = `SELECT ${DOC_WORDS_AGGREGATE}((word << 32) | bits) FROM category_doc_bits
   WHERE category IN (SELECT value FROM json_each(?))`;
 
 /** Docs per bitmap word. */
