@@ -45,7 +45,6 @@ const TOP_DOC = `SELECT COALESCE(MAX(doc), 0) FROM search_docs`;
 
 export type DocSetSource = 'closure' | 'tags' | 'categories';
 
-
 export class DocSets {
   readonly #byKey = new Map<string, Buffer>();
   readonly #closureWords: Statement<[string], number>;
