@@ -72,6 +72,12 @@ export class SearchCategoryFilter {
   ): 'set' | 'probe' {
     if (this.#docSets.has('categories', names)) return 'set';
     const matches = textMatches(PLAN_COUNT_UP_TO);
+    // Decided without counting the rows when the most they can be (a row per 32 docs of each category)
+    // reads for less than the fewest probes a window makes (it reads at least `window` matches, or all
+    // of them): the count is a pass over the rows too, at 100x cs.CV and cs.RO 159,000 of them.
+    const mostRows = names.length * Math.ceil(Math.max(1, papers) / DOCS_PER_WORD);
+    const fewestProbes = WALKS_PER_SEARCH * PROBE_US * Math.min(matches, window);
+    if (WORD_US * mostRows + LOOKUP_US * matches < fewestProbes) return 'set';
     // Past this many rows, reading them costs more than probing every match.
     const cap = Math.ceil((WALKS_PER_SEARCH * PROBE_US * matches) / WORD_US) + 1;
     const rows = this.#wordsIn.get(JSON.stringify(names), cap) ?? 0;

@@ -82,16 +82,23 @@ SELECT c.category, d.doc >> 5, SUM(1 << (d.doc & 31))
 FROM paper_categories c JOIN search_docs d ON d.paper_id = c.paper_id GROUP BY c.category, d.doc >> 5;
 `;
 
-// A set's words and their bits as two JSON arrays in one row: a row a word through better-sqlite3 cost
-// four times as much as SQLite's read itself (at 100x cs.CV and cs.RO, 159,000 words: 90-140 ms as
-// rows, 30 ms as JSON, parse included).
+/**
+ * The aggregate a set is read through: each (word, bits) row sets its docs in the set being read (see
+ * search-doc-sets.ts). Rows handed to JavaScript one by one through better-sqlite3 cost four times
+ * SQLite's read itself, and as two JSON arrays built and parsed (the earlier read) still twice what
+ * the aggregate costs.
+ */
+export const DOC_WORDS_AGGREGATE = 'quire_doc_words';
 
-/** The bitmap words of the docs carrying any of the topics (a JSON array), by their closure. */
-export const TOPIC_DOC_WORDS = `SELECT json_group_array(word), json_group_array(bits) FROM topic_doc_bits
+/**
+ * The bitmap words of the docs carrying any of the topics, by their closure, into DOC_WORDS_AGGREGATE: each
+ * row as one integer, its word above its 32 bits (under 2^53 for any word below 2^21, 67M docs).
+ */
+export const TOPIC_DOC_WORDS = `SELECT ${DOC_WORDS_AGGREGATE}((word << 32) | bits) FROM topic_doc_bits
   WHERE topic IN (SELECT value FROM json_each(?))`;
 
 /** The same for categories, as stored (see search-category-filter.ts). */
-export const CATEGORY_DOC_WORDS = `SELECT json_group_array(word), json_group_array(bits) FROM category_doc_bits
+export const CATEGORY_DOC_WORDS = `SELECT ${DOC_WORDS_AGGREGATE}((word << 32) | bits) FROM category_doc_bits
   WHERE category IN (SELECT value FROM json_each(?))`;
 
 /** Docs per bitmap word. */

@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openReadOnlyDatabase } from './open-database.ts';
 import { openStore, type Store } from './open-store.ts';
-import { DocSets } from './search-doc-sets.ts';
+import { DocSets, IN_SET } from './search-doc-sets.ts';
 import { SearchIndex, type IndexFilters } from './search-index.ts';
 
 let dir: string;
@@ -72,7 +72,7 @@ describe('topic filters from a set held in memory', () => {
     const index = new SearchIndex(readOnly);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10003']);
     // Held, the set is what the search uses from now on.
-    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(readOnly).docsOf('tags', inTopic.topics ?? []);
     expect(DocSets.of(readOnly).has('tags', inTopic.topics ?? [])).toBe(true);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10003']);
     expect(newest(index)).toEqual({ ids: ['2604.10003', '2604.10001'], total: 2 });
@@ -80,18 +80,18 @@ describe('topic filters from a set held in memory', () => {
 
   it('is read again once another connection commits, so a paper tagged since is kept', () => {
     const index = new SearchIndex(readOnly);
-    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(readOnly).docsOf('tags', inTopic.topics ?? []);
     tag('rl-for-tool-use', '2604.10004');
     expect(DocSets.of(readOnly).has('tags', inTopic.topics ?? [])).toBe(false);
-    DocSets.of(readOnly).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(readOnly).docsOf('tags', inTopic.topics ?? []);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10003', '2604.10004']);
   });
 
   it('is read again once its own connection writes', () => {
     const index = new SearchIndex(store.db);
-    DocSets.of(store.db).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(store.db).docsOf('tags', inTopic.topics ?? []);
     tag('rl-for-tool-use', '2604.10002');
-    DocSets.of(store.db).numberOf('tags', inTopic.topics ?? []);
+    DocSets.of(store.db).docsOf('tags', inTopic.topics ?? []);
     expect(ranked(index)).toEqual(['2604.10001', '2604.10002', '2604.10003']);
   });
 
@@ -100,7 +100,7 @@ describe('topic filters from a set held in memory', () => {
     const closure: IndexFilters = { ...inTopic, topicsFrom: 'closure' };
     const want = { ids: ['2604.10003', '2604.10001'], total: 2 };
     expect(index.newest('"agent"', closure, { limit: 10, offset: 0 })).toEqual(want);
-    DocSets.of(readOnly).numberOf('closure', closure.topics ?? []);
+    DocSets.of(readOnly).docsOf('closure', closure.topics ?? []);
     expect(DocSets.of(readOnly).has('closure', closure.topics ?? [])).toBe(true);
     expect(index.newest('"agent"', closure, { limit: 10, offset: 0 })).toEqual(want);
   });
@@ -149,6 +149,44 @@ describe('category filters', () => {
     });
     store.papers.upsertBatch([paper(6, 'Agents 6')], { countsAsListing: true });
     expect(rankedIn(index, ['cs.lg'])).toEqual([...learning, '2604.10006']);
+  });
+});
+
+describe('a set read from its bitmaps', () => {
+  it('holds a byte for each doc of the category, over several bitmap words and their top bit', () => {
+    // 70 more papers than the four above: bitmap words 0-2 of 32 docs, every third paper in cs.RO.
+    store.papers.upsertBatch(
+      Array.from({ length: 70 }, (_, i) =>
+        normalisePaper({
+          id: `2604.${String(20000 + i)}`,
+          title: `Robots ${i}`,
+          abstract: 'About agents.',
+          authors: ['Ada Lovelace'],
+          categories: i % 3 === 2 ? ['cs.RO'] : ['cs.LG'],
+          listingDate: '2026-04-20',
+        }),
+      ),
+      { countsAsListing: true },
+    );
+    const inRobotics = new Set(
+      readOnly
+        .prepare(
+          `SELECT d.doc FROM paper_categories c JOIN search_docs d ON d.paper_id = c.paper_id
+           WHERE c.category = 'cs.RO'`,
+        )
+        .pluck()
+        .all() as number[],
+    );
+    const top = readOnly.prepare('SELECT MAX(doc) FROM search_docs').pluck().get() as number;
+    // A word's top bit (doc 31 of it) among them, which a signed 32-bit read would get wrong.
+    expect([...inRobotics].some((doc) => doc % 32 === 31)).toBe(true);
+    const docs = DocSets.of(readOnly).docsOf('categories', ['cs.RO']);
+    const held = Array.from({ length: top + 1 }, (_, doc) => docs[doc] === 1);
+    expect(held).toEqual(Array.from({ length: top + 1 }, (_, doc) => inRobotics.has(doc)));
+    // Tested by SQL as the filter tests it.
+    const inSet = readOnly.prepare(`SELECT substr(?, ? + 1, 1) = ${IN_SET}`).pluck();
+    expect([...inRobotics].every((doc) => inSet.get(docs, doc) === 1)).toBe(true);
+    expect(inSet.get(docs, top + 1)).toBe(0);
   });
 });
 

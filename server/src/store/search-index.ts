@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { PLAN_COUNT_UP_TO, SearchCategoryFilter } from './search-category-filter.ts';
 import { DOCS_PER_WORD, LOOKUP_US, WORD_US } from './search-doc-bits.ts';
-import { DATA_VERSION, DocSets, IN_DOC_SET_FUNCTION } from './search-doc-sets.ts';
+import { DATA_VERSION, DocSets, IN_SET } from './search-doc-sets.ts';
 import { SEARCH_COLUMNS } from './search-index-schema.ts';
 import { planCountCap } from './search-plan-count.ts';
 import { TermCounts, type Fts5Vocabulary } from './search-term-counts.ts';
@@ -97,11 +97,11 @@ const CATEGORY_FILTER = `EXISTS (SELECT 1 FROM paper_categories c WHERE c.paper_
     OR lower(substr(c.category, 1, instr(c.category, '.') - 1)) IN (SELECT value FROM json_each(@categories))))`;
 const TOPIC_CLOSURE_FILTER = `EXISTS (SELECT 1 FROM paper_topics t
   WHERE t.topic IN (SELECT value FROM json_each(@topics)) AND t.paper_id = d.paper_id)`;
-// The topic's docs held in memory, each match tested against them (see search-doc-sets.ts), by the
-// full-text table's rowid (paper_search, or the titles' own: search-titles.ts).
-const TOPIC_DOC_SET = (table: string) => `${IN_DOC_SET_FUNCTION}(@topicSet, ${table}.rowid)`;
+// The topic's docs held in memory, each match tested against them (see search-doc-sets.ts): the byte of
+// the full-text table's rowid (paper_search, or the titles' own: search-titles.ts) in the set's blob.
+const TOPIC_DOC_SET = (table: string) => `substr(@topicSet, ${table}.rowid + 1, 1) = ${IN_SET}`;
 // The same for categories (see search-category-filter.ts).
-const CATEGORY_DOC_SET = (table: string) => `${IN_DOC_SET_FUNCTION}(@categorySet, ${table}.rowid)`;
+const CATEGORY_DOC_SET = (table: string) => `substr(@categorySet, ${table}.rowid + 1, 1) = ${IN_SET}`;
 // Without text the filter tables drive: a topic's papers are read through its index, not found by
 // probing every paper.
 const TOPIC_SET_FILTER = `d.paper_id IN (SELECT paper_id FROM paper_tags
@@ -671,7 +671,7 @@ export class SearchIndex {
       const closure = filters.topicsFrom === 'closure';
       if (!noText && plan === 'set') {
         parts.push(TOPIC_DOC_SET(table));
-        params.topicSet = this.#docSets.numberOf(filters.topicsFrom, filters.topics);
+        params.topicSet = this.#docSets.docsOf(filters.topicsFrom, filters.topics);
       } else {
         if (noText && closure) {
           const dates = `${filters.from === null ? '' : TOPIC_CLOSURE_FROM}${filters.to === null ? '' : TOPIC_CLOSURE_TO}`;
@@ -683,7 +683,7 @@ export class SearchIndex {
     }
     if (filters.categories !== null && !noText && inCategories !== null) {
       parts.push(CATEGORY_DOC_SET(table));
-      params.categorySet = this.#docSets.numberOf('categories', inCategories);
+      params.categorySet = this.#docSets.docsOf('categories', inCategories);
     } else if (filters.categories !== null) {
       parts.push(CATEGORY_FILTER);
       params.categories = JSON.stringify(filters.categories);
