@@ -86,14 +86,57 @@ async function renderTimes(page: Page) {
   return { sentenceMs, dclMs };
 }
 
+/** What one load asked the server for: requests, URLs asked twice, responses from a cache or a service worker. */
+interface LoadRequests {
+  requests: number;
+  repeated: number;
+  notFromServer: number;
+}
+
+/** Counts a page's requests from now until `done()`: each URL once, unless the page asked for it again. */
+function watchRequests(page: Page) {
+  const urls: string[] = [];
+  const seen = (request: { url(): string }) => urls.push(request.url());
+  page.on('request', seen);
+  return async (): Promise<LoadRequests> => {
+    page.off('request', seen);
+    // A response from the memory cache or the service worker has no transfer size.
+    const notFromServer = await page.evaluate<number>(
+      `performance.getEntriesByType('resource').filter((e) => e.transferSize === 0).length`,
+    );
+    return { requests: urls.length, repeated: urls.length - new Set(urls).size, notFromServer };
+  };
+}
+
+/** A load's timing, and whether it is a fair first load: everything from the server, nothing twice. */
+interface FirstLoad extends LoadRequests {
+  sentenceMs: number;
+  dclMs: number;
+}
+
+/** A fresh page of a fresh context (a new window, nothing cached): the figure this bench has always printed. */
+async function firstRenderInNewWindow(browser: Browser, url: string): Promise<FirstLoad> {
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript(SENTENCE_WATCH);
+    const done = watchRequests(page);
+    await page.goto(url);
+    const times = await renderTimes(page);
+    return { ...times, ...(await done()) };
+  } finally {
+    await page.close();
+  }
+}
+
 /**
- * First render as a reader gets it following a link in a browser already open: one tab, navigated to the
- * topic page again and again, with its HTTP and memory caches off and the site's data (service worker,
- * IndexedDB, local storage) cleared before each load, so every load starts from nothing, like a first visit.
- * A new tab is not used per load because this Chromium builds its own address-bar UI in every new tab (about
- * 400 requests of its own pages, on the same two cores), which a reader's open browser has long done.
+ * The same as a reader following a link in a browser already open: one tab, navigated to the page again and
+ * again, its HTTP and memory caches off and the site's data (service worker, IndexedDB, local storage)
+ * cleared before each load. This Chromium builds its own address-bar UI in every new window (about 400
+ * requests of its own pages, on the same two cores; seen in a trace), which an open browser has long done.
+ * The tab's renderer stays warm between loads (V8 may keep compiled code), so this figure is the lower one
+ * and the new-window one stays the measure.
  */
-async function firstRenderInOpenTab(browser: Browser, url: string, runs: number) {
+async function firstRenderInOpenTab(browser: Browser, url: string, runs: number): Promise<FirstLoad[]> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -104,38 +147,33 @@ async function firstRenderInOpenTab(browser: Browser, url: string, runs: number)
     // One load first, not timed: the tab's own start-up work ends before the timed loads.
     await page.goto(url, { waitUntil: 'networkidle' });
     const origin = new URL(url).origin;
-    const times: { sentenceMs: number; dclMs: number }[] = [];
-    let notFromNetwork = 0;
-    let requests = 0;
-    const count = () => requests++;
-    page.on('request', count);
+    const loads: FirstLoad[] = [];
     for (let run = 0; run < runs; run++) {
       await page.goto('about:blank');
       await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      const done = watchRequests(page);
       await page.goto(url);
-      times.push(await renderTimes(page));
-      // A response from a cache or the service worker has no transfer size.
-      notFromNetwork += await page.evaluate<number>(
-        `performance.getEntriesByType('resource').filter((e) => e.transferSize === 0).length`,
-      );
+      const times = await renderTimes(page);
+      loads.push({ ...times, ...(await done()) });
     }
-    page.off('request', count);
-    return { times, requestsPerLoad: Math.round(requests / runs), notFromNetwork };
+    return loads;
   } finally {
     await context.close();
   }
 }
 
-/** The same, each load in a new page of a new context (a new window): the figure this bench printed first. */
-async function firstRenderInNewWindow(browser: Browser, url: string) {
-  const page = await browser.newPage();
-  try {
-    await page.addInitScript(SENTENCE_WATCH);
-    await page.goto(url);
-    return await renderTimes(page);
-  } finally {
-    await page.close();
-  }
+/** "54 requests a load, all from the server, none twice", or what spoils the figure. */
+function loadCheck(loads: FirstLoad[]): { line: string; fair: boolean } {
+  const requests = Math.round(loads.reduce((s, l) => s + l.requests, 0) / loads.length);
+  const repeated = loads.reduce((s, l) => s + l.repeated, 0);
+  const notFromServer = loads.reduce((s, l) => s + l.notFromServer, 0);
+  const fair = repeated === 0 && notFromServer === 0;
+  return {
+    fair,
+    line: fair
+      ? `${requests} requests a load, all from the server, none twice`
+      : `${requests} requests a load; NOT A FIRST LOAD: ${notFromServer} responses from a cache, ${repeated} URLs asked twice`,
+  };
 }
 
 /** Topic page JS weight and first render in Chromium, server search latency over HTTP, offline search. */
@@ -157,19 +195,21 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     );
 
     // 2. First render, warm server, nothing cached in the browser.
-    const tab = await firstRenderInOpenTab(browser, `${server.url}${TOPIC_PATH}`, RENDER_RUNS);
-    const firstRenderMedianMs = Math.round(median(tab.times.map((t) => t.sentenceMs)));
-    const domContentLoadedMedianMs = Math.round(median(tab.times.map((t) => t.dclMs)));
-    console.log(
-      `topic page first render in an open tab, nothing cached (median of ${RENDER_RUNS}, warm server; ${tab.requestsPerLoad} requests a load, ${tab.notFromNetwork} not from the server): domContentLoaded ${domContentLoadedMedianMs} ms, sentence visible ${firstRenderMedianMs} ms (target < 1000 ms) — ${firstRenderMedianMs < 1000 ? 'meets' : 'MISSES'}`,
-    );
-    const windows: number[] = [];
+    const windows: FirstLoad[] = [];
     for (let run = 0; run < RENDER_RUNS; run++) {
-      windows.push((await firstRenderInNewWindow(browser, `${server.url}${TOPIC_PATH}`)).sentenceMs);
+      windows.push(await firstRenderInNewWindow(browser, `${server.url}${TOPIC_PATH}`));
     }
-    const firstRenderNewWindowMedianMs = Math.round(median(windows));
+    const windowCheck = loadCheck(windows);
+    const firstRenderMedianMs = Math.round(median(windows.map((l) => l.sentenceMs)));
+    const domContentLoadedMedianMs = Math.round(median(windows.map((l) => l.dclMs)));
+    const verdict = !windowCheck.fair ? 'NOT MEASURED' : firstRenderMedianMs < 1000 ? 'meets' : 'MISSES';
     console.log(
-      `  the same in a new window each load (Chromium builds its address-bar UI alongside): sentence visible ${firstRenderNewWindowMedianMs} ms (median of ${RENDER_RUNS})`,
+      `topic page first render (median of ${RENDER_RUNS}, warm server, a new window each load; ${windowCheck.line}): domContentLoaded ${domContentLoadedMedianMs} ms, sentence visible ${firstRenderMedianMs} ms (target < 1000 ms) — ${verdict}`,
+    );
+    const tab = await firstRenderInOpenTab(browser, `${server.url}${TOPIC_PATH}`, RENDER_RUNS);
+    const firstRenderOpenTabMedianMs = Math.round(median(tab.map((l) => l.sentenceMs)));
+    console.log(
+      `  the same in one open tab, caches off and site data cleared before each load (${loadCheck(tab).line}): sentence visible ${firstRenderOpenTabMedianMs} ms`,
     );
 
     // 3. Server search over HTTP (the on-disk index needs no build; the first search opens its caches).
@@ -216,7 +256,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       topicPageJsFiles: js.files,
       topicPageJsGzipKB,
       firstRenderMedianMs,
-      firstRenderNewWindowMedianMs,
+      firstRenderOpenTabMedianMs,
       domContentLoadedMedianMs,
       searchQueries: times.length,
       searchP50Ms,

@@ -77,11 +77,9 @@ describe('compressed JSON answers', () => {
     expect((JSON.parse(missing.body.toString('utf8')) as { error: string }).error).toBe('not-found');
   });
 
-  it('sends the same bytes again for an unchanged answer, and new ones once new papers are stored', async () => {
+  it('answers anew once new papers are stored beside the server', async () => {
     const first = await get('/api/topics/reinforcement-learning', { 'Accept-Encoding': 'gzip' });
-    const again = await get('/api/topics/reinforcement-learning', { 'Accept-Encoding': 'gzip' });
     expect(first.headers['content-encoding']).toBe('gzip');
-    expect(again.body.equals(first.body)).toBe(true);
     const before = JSON.parse(gunzipSync(first.body).toString('utf8')) as { asOf: string };
 
     // Another connection commits the next week's papers, as `quire import` beside the server does.

@@ -44,7 +44,8 @@ export function serveWebApp(rootDir: string): MiddlewareHandler {
     const hit = kept.get(path);
     if (hit) return hit;
     const read = await readFile(path);
-    if (keptBytes + read.byteLength <= KEPT_IMMUTABLE_BYTES) {
+    // Two requests may have read it at once: counted once.
+    if (!kept.has(path) && keptBytes + read.byteLength <= KEPT_IMMUTABLE_BYTES) {
       kept.set(path, read);
       keptBytes += read.byteLength;
     }
