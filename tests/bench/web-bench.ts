@@ -182,6 +182,9 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
   ensureWebBuild();
   const corpusServer = await startCorpusServer();
   const { server, file } = corpusServer;
+  // The harness's store is untagged, and the server tags it at start, writing on the event loop the pages'
+  // files are served from: the page figures are of a server done with that (its /api/ready).
+  await server.ready;
   const browser = await launchChromium();
   try {
     const papers = await server.store.papers.count();
