@@ -191,7 +191,7 @@ export function createApp(options: AppOptions): Hono {
   });
 
   // The topic service hands out its cached answers again: their bytes are made once.
-  const prepared = new PreparedJson();
+  const prepared = new PreparedJson(COMPRESS_FROM_BYTES);
 
   app.get('/api/topics', async (c) =>
     prepared.respond(c, await options.topics.topics(topicQuery(c.req.query('asOf'), c.req.query('weeks')))),

@@ -25,7 +25,7 @@ describe('takesGzip', () => {
 describe('PreparedJson', () => {
   /** A route answering whatever object `current` holds, through one PreparedJson. */
   function appAnswering(current: { value: { n: number[] } }) {
-    const prepared = new PreparedJson();
+    const prepared = new PreparedJson(1024);
     const app = new Hono();
     app.get('/x', (c) => prepared.respond(c, current.value));
     return app;

@@ -1,11 +1,9 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Context } from 'hono';
+import { parseAccept } from 'hono/utils/accept';
 
 const gzipAsync = promisify(gzip);
-
-/** Bodies from this size up are sent gzipped to a client that takes gzip (as compress() does in app.ts). */
-export const GZIP_FROM_BYTES = 1024;
 
 interface Prepared {
   json: Uint8Array<ArrayBuffer>;
@@ -29,21 +27,32 @@ function bytesOf(buffer: Buffer): Uint8Array<ArrayBuffer> {
  */
 export class PreparedJson {
   readonly #prepared = new WeakMap<object, Prepared>();
+  readonly #gzipFrom: number;
 
-  respond(c: Context, value: object): Promise<Response> | Response {
+  /** `gzipFrom`: bodies from this size up go gzipped to a client that takes gzip (compress()'s threshold). */
+  constructor(gzipFrom: number) {
+    this.#gzipFrom = gzipFrom;
+  }
+
+  #preparedOf(value: object): Prepared {
     let prepared = this.#prepared.get(value);
     if (!prepared) {
       prepared = { json: utf8.encode(JSON.stringify(value)), gzipped: null };
       this.#prepared.set(value, prepared);
     }
+    return prepared;
+  }
+
+  respond(c: Context, value: object): Promise<Response> | Response {
+    const prepared = this.#preparedOf(value);
     const { json } = prepared;
     const headers = { 'content-type': 'application/json; charset=utf-8', vary: 'Accept-Encoding' };
-    if (json.byteLength < GZIP_FROM_BYTES || !takesGzip(c.req.header('accept-encoding'))) {
+    if (json.byteLength < this.#gzipFrom || !takesGzip(c.req.header('accept-encoding'))) {
       return c.body(json, 200, { ...headers, 'content-length': String(json.byteLength) });
     }
     const gzipping = (prepared.gzipped ??= gzipAsync(json).then(bytesOf, (err: unknown) => {
       // Not kept: the next request tries again.
-      if (prepared) prepared.gzipped = null;
+      prepared.gzipped = null;
       throw err;
     }));
     return gzipping.then((bytes) =>
@@ -56,16 +65,10 @@ export class PreparedJson {
   }
 }
 
-/** Whether an Accept-Encoding header takes gzip: named (or `*`) with a q above 0. */
+/** Whether an Accept-Encoding header takes gzip: named (or `*` when not named) with a q above 0. */
 export function takesGzip(header: string | undefined): boolean {
   if (!header) return false;
-  let star = false;
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    if (name === 'gzip') return weight > 0;
-    if (name === '*' && weight > 0) star = true;
-  }
-  return star;
+  const accepts = parseAccept(header);
+  const named = accepts.find((a) => a.type.toLowerCase() === 'gzip');
+  return named ? named.q > 0 : accepts.some((a) => a.type === '*' && a.q > 0);
 }
