@@ -22,6 +22,9 @@ const config = {
   kit: {
     // The server serves build/ and falls back to index.html for client-side routes.
     adapter: adapter({ pages: 'build', assets: 'build', fallback: 'index.html' }),
+    // The app registers its worker itself once the first page has rendered (src/lib/offline/shell-worker.ts):
+    // registered at the window's load, its install's fetches of the whole build delayed the route's files.
+    serviceWorker: { register: false },
     // Written into the built pages as a <meta> tag; the server sends the same policy as a header, adding
     // frame-ancestors, which a <meta> policy cannot hold (server/src/api/security-headers.ts).
     csp: {

@@ -183,3 +183,26 @@ test('offline, a topic never visited says the server cannot be reached', async (
   await expect(page.getByRole('alert')).toContainText('Cannot reach the Quire server');
   await expect(page.getByTestId('offline-indicator')).toBeVisible();
 });
+
+test('the offline shell is installed only after the first page has asked for its files', async ({
+  page,
+  context,
+}) => {
+  // The worker's install fetches the whole build over the page's connections; each request in the order the
+  // browser made it, the worker's apart from the page's.
+  const order: { fromWorker: boolean; path: string }[] = [];
+  context.on('request', (request) => {
+    order.push({ fromWorker: request.serviceWorker() !== null, path: new URL(request.url()).pathname });
+  });
+  await page.goto(`/topics/${SLUG}`);
+  await expect(page.getByTestId('momentum-sentence')).toHaveText(/\S/);
+  await expect.poll(() => page.evaluate<boolean>(CONTROLLED), { timeout: 30_000 }).toBe(true);
+
+  const firstFromWorker = order.findIndex((r) => r.fromWorker);
+  expect(firstFromWorker, 'the worker fetched the build').toBeGreaterThan(0);
+  const pageFiles = order.flatMap((r, i) => (!r.fromWorker && r.path.startsWith('/_app/') ? [i] : []));
+  expect(pageFiles.length).toBeGreaterThan(0);
+  expect(Math.max(...pageFiles), 'the page had asked for every file it runs first').toBeLessThan(
+    firstFromWorker,
+  );
+});
