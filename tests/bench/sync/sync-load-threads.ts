@@ -24,7 +24,8 @@ export async function runLoadOnThreads(options: LoadOptions, threads: number): P
           worker.on('message', (message: WorkerMessage) => {
             if (message.kind === 'progress') {
               // One thread's progress is enough to follow along.
-              if (t === 0) onProgress?.(`${message.line} (thread 1 of ${parts.length})`);
+              if (t === 0 || message.line.startsWith('client thread'))
+                onProgress?.(`${message.line} (thread ${t + 1} of ${parts.length})`);
             } else resolve(message.result);
           });
           worker.once('error', reject);

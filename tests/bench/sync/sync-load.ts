@@ -1,5 +1,7 @@
 import { WebsocketProvider } from 'y-websocket';
 import { WebSocket } from 'ws';
+import { forEachAddedEntry } from './added-entries.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as Y from 'yjs';
 
 /** One room a load client joins: the provider's room name and its URL parameters (a token, for Quire). */
@@ -96,29 +98,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         disableBc: true,
       });
       const me = index;
-      const traceAdded = (added: Set<Y.Item>, now: number) => {
-        for (const item of added) {
-          const content = item.content.getContent() as [number, number, number][];
-          content.forEach((entry, k) => {
-            if (entry[0] === me) return;
-            const row = [item.id.client, item.id.clock + k, origin + entry[2], origin + now];
-            row.push(nodeOf[entry[0]] ?? -1, node);
-            row.forEach((v, c) => traced[c]!.push(v));
-          });
-        }
-      };
-      doc.getArray<[number, number, number]>('edits').observe((event) => {
-        if (event.transaction.local) return;
+      const edits = doc.getArray<[number, number, number]>('edits');
+      edits.observe((event) => {
+        if (event.transaction.local || !measuring) return;
         const now = performance.now();
-        for (const delta of event.changes.delta) {
-          for (const entry of (delta.insert as [number, number, number][] | undefined) ?? []) {
-            if (entry[0] === me || !measuring) continue;
-            deliveries += 1;
-            latencies.push(now - entry[2]);
-            if (nodeOf[entry[0]] !== node) crossLatencies.push(now - entry[2]);
-          }
-        }
-        if (options.traceDeliveries && measuring) traceAdded(event.changes.added, now);
+        forEachAddedEntry(event.transaction, edits, (entry, client, clock) => {
+          if (entry[0] === me) return;
+          deliveries += 1;
+          latencies.push(now - entry[2]);
+          if (nodeOf[entry[0]] !== node) crossLatencies.push(now - entry[2]);
+          if (!options.traceDeliveries) return;
+          const row = [client, clock, origin + entry[2], origin + now, nodeOf[entry[0]] ?? -1, node];
+          row.forEach((v, c) => traced[c]!.push(v));
+        });
       });
       clients.push({ doc, provider, index: me, node, room: roomIndex });
       index += 1;
@@ -131,6 +123,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const durationMs = options.seconds * 1000;
   let editsSent = 0;
   measuring = true;
+  // A delivery waits for this thread as much as for the servers: its stalls are printed beside the figures.
+  const lag = monitorEventLoopDelay({ resolution: 1 });
+  lag.enable();
   const started = performance.now();
   const sent = new Array<number>(clients.length).fill(0);
   // One ticker sends every edit that is due, catching up after a late tick: the offered load stays what
@@ -154,6 +149,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     options.onProgress?.(`  ${s}/${options.seconds} s: ${editsSent} edits sent, ${deliveries} delivered`);
   }
   clearInterval(ticker);
+  lag.disable();
+  options.onProgress?.(
+    `client thread's event-loop delay: p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, ` +
+      `p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
+  );
   const stopSending = Math.min(performance.now(), started + durationMs);
   const expected = () => editsSent * (options.clientsPerRoom - 1);
   // Let what is in flight land (bounded): the figures are about delivery, not about cutting it short.
