@@ -130,6 +130,8 @@ describe.each(ENGINES)('FtsSearch on $name', (engine) => {
       expect(await ids('topic:imitation-learning')).toEqual(['2604.00004']);
       expect(await ids('reward cat:cs.CL')).toEqual(['2604.00003']);
       expect((await ids('cat:cs')).length).toBe(4);
+      // A category and an archive asked together: each matches as it does alone.
+      expect((await ids('cat:cs.CL,cs')).length).toBe(4);
       expect(await ids('reward from:2026-04-10')).toEqual(
         expect.arrayContaining(['2604.00002', '2604.00003']),
       );

@@ -228,6 +228,12 @@ export interface TagStore {
     at: Date,
   ): Promise<void>;
   tagsOf(paperId: string): Promise<PaperTag[]>;
+  /**
+   * Called once after a re-tag that ran to its end, with the papers it tagged of the papers stored: an
+   * engine whose readers need the tags' tables tidied after a large write does it here. Absent where the
+   * engine needs nothing of the kind.
+   */
+  afterRetag?(tagged: number, papers: number): Promise<void>;
 }
 
 type TagRows = Statement<[string, number], TaggableRow>;

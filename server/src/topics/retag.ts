@@ -138,6 +138,7 @@ export async function retag(
   } finally {
     await tagger.close();
   }
+  if (!report.stopped) await store.afterRetag?.(report.stalePapers, report.papers);
   return finish(report, started, now);
 }
 

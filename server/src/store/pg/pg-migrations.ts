@@ -3,6 +3,7 @@ import type { Migration, MigrationResult } from '../migrations.ts';
 import { CREATE_HARVEST_STATE } from './pg-harvest-state.ts';
 import { CREATE_PAPERS } from './pg-paper-queries.ts';
 import {
+  COVERING_CATEGORY_LOOKUP,
   CREATE_CATEGORY_LOOKUPS,
   CREATE_SEARCH_INDEX,
   CREATE_SEARCH_TOTALS,
@@ -101,6 +102,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { name: 'search-emptied-with-papers', sql: EMPTY_SEARCH_WITH_PAPERS },
   { name: 'search-positions', sql: CREATE_SEARCH_POSITIONS },
   { name: 'tags-without-paper-key', sql: TAGS_WITHOUT_PAPER_KEY },
+  { name: 'covering-category-lookup', sql: COVERING_CATEGORY_LOOKUP },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

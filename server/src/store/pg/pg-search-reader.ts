@@ -18,6 +18,7 @@ import {
   ABORT_READ,
   AVERAGE_TERMS,
   BOUNDED_THROUGH_INDEXES,
+  CATEGORIES_ONLY_FILTER,
   CATEGORY_FILTER,
   COLUMN_VOCABULARY,
   COUNT,
@@ -540,7 +541,12 @@ function filterSql(filters: IndexFilters, params: unknown[], id = 'd.id'): strin
       filters.topicsFrom === 'closure' ? TOPIC_CLOSURE_FILTER(topics, id) : TOPIC_TAGS_FILTER(topics, id),
     );
   }
-  if (filters.categories !== null) parts.push(CATEGORY_FILTER(next(filters.categories), id));
+  if (filters.categories !== null) {
+    // An archive has no dot: asked only dotted names, no archive can match them.
+    const archives = filters.categories.some((c) => !c.includes('.'));
+    const asked = next(filters.categories);
+    parts.push(archives ? CATEGORY_FILTER(asked, id) : CATEGORIES_ONLY_FILTER(asked, id));
+  }
   return parts.map((p) => `\n  AND ${p}`).join('');
 }
 

@@ -106,6 +106,17 @@ CREATE INDEX paper_categories_archive ON paper_categories (lower(split_part(cate
 `;
 
 /**
+ * The categories' lookup made covering (issue 13, at 10x): with the category itself in the index, a filter of
+ * categories alone is read by an index-only scan (pg-search-queries.ts: CATEGORIES_ONLY_FILTER) instead of
+ * every matching row's table page. Same key, so it replaces the old lookup (0.7 s at 10x).
+ */
+export const COVERING_CATEGORY_LOOKUP = `
+SET LOCAL maintenance_work_mem = '256MB';
+DROP INDEX paper_categories_lower;
+CREATE INDEX paper_categories_lower ON paper_categories (lower(category), paper_id) INCLUDE (category);
+`;
+
+/**
  * The index's paper count and each column's terms summed, kept by the triggers that keep search_words
  * (redefined once, with the per-column word counts, in SEARCH_WORDS_PER_COLUMN: one migration step), so
  * ranking reads them in one row (pg-search-queries.ts: INDEXED_PAPERS, AVERAGE_TERMS) instead of a pass

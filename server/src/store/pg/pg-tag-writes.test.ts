@@ -109,4 +109,22 @@ describe.skipIf(db.skip !== null)('PostgreSQL tag writes without a key to papers
     await p().query('TRUNCATE papers CASCADE');
     expect(await rows(`SELECT count(*)::text AS r FROM paper_tags`)).toEqual(['0']);
   });
+
+  it('leaves the tag tables all-visible after a re-tag of much of the store, and alone after a small one', async () => {
+    const tags = new PgTagStore(p());
+    const visible = async () =>
+      (
+        await p().query<{ pages: number; visible: number }>(
+          `SELECT relpages AS pages, relallvisible AS visible FROM pg_class WHERE relname = 'paper_topics'`,
+        )
+      ).rows[0];
+    await new PgPaperStore(p()).upsertBatch([paper(1, '2026-04-01')], { countsAsListing: true });
+    await tags.replacePaperTags([{ id: '2604.00001', tags: [tag('cv', 1)] }]);
+    await tags.afterRetag(1, 1_000);
+    expect((await visible())?.visible).toBe(0);
+    await tags.afterRetag(1_000, 1_000);
+    const after = await visible();
+    expect(after?.pages).toBeGreaterThan(0);
+    expect(after?.visible).toBe(after?.pages);
+  });
 });
