@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { DeliveryTrace, LoadOptions, LoadResult } from './sync-load.ts';
+import { EVENT_LOOP_DELAY_LINE, type DeliveryTrace, type LoadOptions, type LoadResult } from './sync-load.ts';
 
 type WorkerMessage = { kind: 'progress'; line: string } | { kind: 'result'; result: LoadResult };
 
@@ -24,7 +24,7 @@ export async function runLoadOnThreads(options: LoadOptions, threads: number): P
           worker.on('message', (message: WorkerMessage) => {
             if (message.kind === 'progress') {
               // One thread's progress is enough to follow along.
-              if (t === 0 || message.line.startsWith('client thread'))
+              if (t === 0 || message.line.startsWith(EVENT_LOOP_DELAY_LINE))
                 onProgress?.(`${message.line} (thread ${t + 1} of ${parts.length})`);
             } else resolve(message.result);
           });

@@ -4,6 +4,9 @@ import { forEachAddedEntry } from './added-entries.ts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as Y from 'yjs';
 
+/** How each load thread's stalls line starts: every thread's is printed, not only the first's (sync-load-threads.ts). */
+export const EVENT_LOOP_DELAY_LINE = "client thread's event-loop delay:";
+
 /** One room a load client joins: the provider's room name and its URL parameters (a token, for Quire). */
 export interface LoadRoom {
   room: string;
@@ -151,7 +154,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   clearInterval(ticker);
   lag.disable();
   options.onProgress?.(
-    `client thread's event-loop delay: p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, ` +
+    `${EVENT_LOOP_DELAY_LINE} p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, ` +
       `p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
   );
   const stopSending = Math.min(performance.now(), started + durationMs);

@@ -18,7 +18,6 @@ import {
   ABORT_READ,
   AVERAGE_TERMS,
   BOUNDED_THROUGH_INDEXES,
-  CATEGORIES_ONLY_FILTER,
   CATEGORY_FILTER,
   COLUMN_VOCABULARY,
   COUNT,
@@ -544,8 +543,7 @@ function filterSql(filters: IndexFilters, params: unknown[], id = 'd.id'): strin
   if (filters.categories !== null) {
     // An archive has no dot: asked only dotted names, no archive can match them.
     const archives = filters.categories.some((c) => !c.includes('.'));
-    const asked = next(filters.categories);
-    parts.push(archives ? CATEGORY_FILTER(asked, id) : CATEGORIES_ONLY_FILTER(asked, id));
+    parts.push(CATEGORY_FILTER(next(filters.categories), id, archives));
   }
   return parts.map((p) => `\n  AND ${p}`).join('');
 }
