@@ -78,7 +78,8 @@ export function routeChunks(): Plugin {
       });
     },
     outputOptions(options) {
-      if (options.format !== undefined && options.format !== 'es') return null;
+      // SvelteKit's client build writes ES modules ('esm'); its inline bundle (an IIFE) has no chunks.
+      if (options.format === 'iife') return null;
       return {
         ...options,
         codeSplitting: {
