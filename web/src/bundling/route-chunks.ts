@@ -16,6 +16,7 @@ import type { Plugin } from 'vite';
  */
 
 interface ModuleGraph {
+  /** A module's static imports only: what it imports on demand stays out of every group. */
   imports(id: string): readonly string[];
   ids(): Iterable<string>;
 }
@@ -74,7 +75,13 @@ export function routeChunks(): Plugin {
     buildEnd() {
       names = routeChunkNames({
         ids: () => this.getModuleIds(),
-        imports: (id) => this.getModuleInfo(id)?.importedIds ?? [],
+        imports: (id) => {
+          const info = this.getModuleInfo(id);
+          // Listed apart from the static imports, but kept out explicitly: a first build pulled MiniSearch
+          // (imported on demand by the search session) into the shell.
+          const onDemand = new Set(info?.dynamicallyImportedIds ?? []);
+          return (info?.importedIds ?? []).filter((i) => !onDemand.has(i));
+        },
       });
     },
     outputOptions(options) {
@@ -83,6 +90,9 @@ export function routeChunks(): Plugin {
       return {
         ...options,
         codeSplitting: {
+          // The groups are whole as named (routeChunkNames follows static imports): left to follow a module's
+          // imports itself, the bundler took the on-demand ones too.
+          includeDependenciesRecursively: false,
           groups: [
             { name: 'shell', priority: 2, test: (id: string) => names.get(id) === 'shell' },
             { name: 'pages', priority: 1, test: (id: string) => names.get(id) === 'pages' },
