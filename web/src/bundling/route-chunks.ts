@@ -90,9 +90,6 @@ export function routeChunks(): Plugin {
       return {
         ...options,
         codeSplitting: {
-          // The groups are whole as named (routeChunkNames follows static imports): left to follow a module's
-          // imports itself, the bundler took the on-demand ones too.
-          includeDependenciesRecursively: false,
           groups: [
             { name: 'shell', priority: 2, test: (id: string) => names.get(id) === 'shell' },
             { name: 'pages', priority: 1, test: (id: string) => names.get(id) === 'pages' },
