@@ -3,9 +3,10 @@ import { expect, test, type Request } from '@playwright/test';
 const SLUG = 'rl-for-llm-agents';
 
 /**
- * The topic page's code comes in a few files (web/src/bundling/route-chunks.ts): the app's shell named in the page for
- * preloading, then the topic page's own file. Split as the bundler chose, the page asked for 40 scripts,
- * 21 of them only once the app had started, each a request the browser, the server and the page pay for.
+ * The topic page's code comes in a few files (web/src/bundling/route-chunks.ts): the app's shell, named in the
+ * page for preloading, then the topic page's own file and what the pages share. Split as the bundler chose,
+ * the page asked for 39 scripts (main, 7 December), 21 of them only once the app had started, each a request
+ * the browser, the server and the page pay for.
  */
 test('a topic page asks for few scripts, most of them named in the page before the app starts', async ({
   page,
