@@ -12,7 +12,9 @@ const GRAPH: Record<string, string[]> = {
   [`${GEN}/app.js`]: [],
   [`${GEN}/nodes/0.js`]: [`${SRC}/routes/+layout.svelte`],
   [`${SRC}/routes/+layout.svelte`]: [`${SRC}/lib/header.svelte`, '/w/node_modules/svelte/internal.js'],
-  [`${SRC}/lib/header.svelte`]: [`${SRC}/lib/active-group.ts`],
+  [`${SRC}/lib/header.svelte`]: [`${SRC}/lib/active-group.ts`, '/w/packages/core/src/index.ts'],
+  // A barrel: the bundler keeps of it what is used; a group would keep it whole.
+  '/w/packages/core/src/index.ts': ['/w/node_modules/minisearch/index.js'],
   [`${SRC}/lib/active-group.ts`]: [],
   // Loaded on demand (active-group's dynamic import), and imported by a group page.
   [`${SRC}/lib/group-sessions.ts`]: ['/w/node_modules/yjs/index.js'],
@@ -28,7 +30,11 @@ const GRAPH: Record<string, string[]> = {
 
 const graph = {
   ids: () =>
-    Object.keys(GRAPH).concat(['/w/node_modules/svelte/internal.js', '/w/node_modules/yjs/index.js']),
+    Object.keys(GRAPH).concat([
+      '/w/node_modules/svelte/internal.js',
+      '/w/node_modules/yjs/index.js',
+      '/w/node_modules/minisearch/index.js',
+    ]),
   imports: (id: string) => GRAPH[id] ?? [],
 };
 
@@ -61,6 +67,11 @@ describe('routeChunkNames', () => {
     ]) {
       expect(names.has(id), id).toBe(false);
     }
+  });
+
+  it('leaves other packages to the bundler, which keeps only what is used of them', () => {
+    expect(names.has('/w/packages/core/src/index.ts')).toBe(false);
+    expect(names.has('/w/node_modules/minisearch/index.js')).toBe(false);
   });
 
   it('keeps the group code and whatever only the group pages import out of both', () => {

@@ -28,6 +28,13 @@ const NODE = /[\\/]generated[\\/]client-optimized[\\/]nodes[\\/](\d+)\.js$/;
 const KIT_ENTRY = /[\\/]@sveltejs[\\/]kit[\\/]src[\\/]runtime[\\/]client[\\/]entry\.js$/;
 const GROUP_ROUTE = /[\\/]src[\\/]routes[\\/]groups[\\/]/;
 const ROUTE_FILE = /[\\/]src[\\/]routes[\\/].*\+(page|layout|error)\.(svelte|ts|js)$/;
+/**
+ * Only the app's own code and the framework's are grouped. A group keeps a module whole, not what tree-shaking
+ * would keep of it: the shell took all of MiniSearch through @quire/core's index (CoreError is all the
+ * search session imports from it), which the bundler, splitting core as it likes, leaves out.
+ */
+const GROUPABLE =
+  /[\\/]web[\\/]src[\\/]|[\\/]node_modules[\\/](svelte|@sveltejs[\\/]kit|esm-env|clsx|devalue)[\\/]/;
 
 function closure(graph: ModuleGraph, roots: readonly string[]): Set<string> {
   const seen = new Set<string>();
@@ -51,14 +58,16 @@ export function routeChunkNames(graph: ModuleGraph): Map<string, 'shell' | 'page
   // Entry files must stay in their own chunks (SvelteKit imports them by name); so do the pages' own files,
   // which would otherwise be moved into the shared chunk of whatever else imports them.
   const own = (id: string) => NODE.test(id) || APP.test(id) || KIT_ENTRY.test(id);
-  for (const id of closure(graph, [...entries, rootLayout])) if (!own(id)) names.set(id, 'shell');
+  for (const id of closure(graph, [...entries, rootLayout])) {
+    if (!own(id) && GROUPABLE.test(id)) names.set(id, 'shell');
+  }
   const pageUses = new Map<string, number>();
   for (const node of nodes) {
     if (node === rootLayout) continue;
     const files = graph.imports(node);
     if (files.some((f) => GROUP_ROUTE.test(f))) continue;
     for (const id of closure(graph, [node])) {
-      if (own(id) || names.has(id) || ROUTE_FILE.test(id)) continue;
+      if (own(id) || names.has(id) || ROUTE_FILE.test(id) || !GROUPABLE.test(id)) continue;
       pageUses.set(id, (pageUses.get(id) ?? 0) + 1);
     }
   }
