@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireSharedData } from '../src/paths.ts';
 import { launchChromium, startCorpusServer } from './bench-harness.ts';
 
 const TOPIC_PATH = '/topics/rl-for-llm-agents';
@@ -137,6 +138,8 @@ async function main(): Promise<void> {
   const out = outAt >= 0 ? args[outAt + 1] : undefined;
   const runs = Number(args.find((a, i) => /^\d+$/.test(a) && i !== outAt + 1) ?? 1);
   if (out) mkdirSync(out, { recursive: true });
+  // Without the corpus the store is empty and the topic page never shows its sentence.
+  requireSharedData();
   const corpus = await startCorpusServer();
   await corpus.server.ready;
   const browser = await launchChromium();
