@@ -89,6 +89,7 @@ describe('tagging inside the import', () => {
       const tagged = taggingSnapshot(a);
       expect(tagged.tags.length).toBeGreaterThan(a.papers.count());
       expect(tagged.counts.length).toBeGreaterThan(0);
+      expect(tagged.bits.length).toBeGreaterThan(0);
       expect(tagged).toEqual(taggingSnapshot(b));
     },
     LONG,

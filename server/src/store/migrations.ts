@@ -6,6 +6,7 @@ import { CREATE_SEARCH_TERM_COUNTS } from './search-term-counts.ts';
 import { CREATE_TITLES_INDEX } from './search-titles.ts';
 import { CREATE_SEARCH_INDEX, SEARCH_INDEX_MERGING, registerSearchFunctions } from './search-index-schema.ts';
 import { CREATE_PAPERS_TO_TAG } from './tag-store.ts';
+import { DERIVED_IN_BULK } from './new-paper-tags.ts';
 
 /**
  * Schema history. The database's `PRAGMA user_version` is the number of steps already applied, so a step's
@@ -305,6 +306,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'search-doc-bits', sql: CREATE_SEARCH_DOC_BITS },
   { name: 'search-term-counts', sql: CREATE_SEARCH_TERM_COUNTS },
   { name: 'search-titles', sql: CREATE_TITLES_INDEX },
+  { name: 'derived-in-bulk', sql: DERIVED_IN_BULK },
 ];
 
 export interface MigrationResult {

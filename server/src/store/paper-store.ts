@@ -23,7 +23,8 @@ import {
 import { planPaperWrites, type PendingWrite } from './paper-merge.ts';
 import { RowWriter } from './row-writer.ts';
 import { SearchIndexWriter, type KnownTerms } from './search-index-schema.ts';
-import { NewPaperTagWriter, sameTaggedText, type KnownTags, type PaperTagsResult } from './tag-store.ts';
+import { NewPaperTagWriter, type NewPaperTags } from './new-paper-tags.ts';
+import { sameTaggedText, type KnownTags } from './tag-store.ts';
 
 export interface UpsertOptions {
   /**
@@ -166,7 +167,7 @@ export class PaperStore {
 
   /** The known tags of the papers this batch stores for the first time, as made from their stored text. */
   #writeKnownTags(writes: readonly PendingWrite[], known: KnownTags): number {
-    const results: PaperTagsResult[] = [];
+    const results: NewPaperTags[] = [];
     for (const { paper, storedCategories } of writes) {
       const tags = known.get(paper.id);
       // A paper stored before has tags of its own to replace: the re-tag does that by difference.

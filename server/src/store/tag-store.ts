@@ -70,12 +70,6 @@ DELETE FROM papers_to_tag WHERE paper_id IN (
   SELECT p.id FROM (SELECT value ->> 0 AS id, value ->> 1 AS read_at FROM json_each(?)) AS done
   JOIN papers p ON p.id = done.id
   WHERE done.read_at IS NULL OR p.updated_at = done.read_at)`;
-// Tags of papers an import has just stored for the first time: no old rows to compare with, so one plain
-// INSERT (no upsert, no deletes), and their stale marks go in the same transaction.
-const INSERT_NEW_PAPER_TAGS = `
-INSERT INTO paper_tags (topic, paper_id, score, evidence)
-SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)`;
-const UNMARK_PAPERS = `DELETE FROM papers_to_tag WHERE paper_id IN (SELECT value FROM json_each(?))`;
 const DELETE_TOPIC_TAGS = `DELETE FROM paper_tags WHERE topic = ?`;
 const SELECT_PAPER_TAGS = `SELECT topic, score, evidence FROM paper_tags WHERE paper_id = ? ORDER BY score DESC, topic`;
 const SELECT_TOPIC_STATE = `SELECT topic, definition_hash AS hash FROM topic_state`;
@@ -390,28 +384,5 @@ export class SqliteTagStore implements TagStore {
         evidence: JSON.parse(r.evidence) as TagEvidence[],
       })),
     );
-  }
-}
-
-/**
- * Writes the tags of papers first stored in the transaction it is called in (an import tags each batch in
- * its parse thread): synchronous, since it joins the paper store's batch transaction, so a batch's papers,
- * their tags, the counts the triggers derive and the papers' cleared stale marks commit together.
- */
-export class NewPaperTagWriter {
-  readonly #insert: Statement<[string], unknown>;
-  readonly #unmark: Statement<[string], unknown>;
-
-  constructor(db: Database) {
-    this.#insert = db.prepare(INSERT_NEW_PAPER_TAGS);
-    this.#unmark = db.prepare(UNMARK_PAPERS);
-  }
-
-  /** Only for papers that had no row before this transaction (so no stored tags either). */
-  write(results: readonly PaperTagsResult[]): void {
-    if (results.length === 0) return;
-    const tags = results.flatMap((r) => r.tags.map((t) => [t.slug, r.id, t.score, evidenceJson(t)]));
-    if (tags.length > 0) this.#insert.run(JSON.stringify(tags));
-    this.#unmark.run(JSON.stringify(results.map((r) => r.id)));
   }
 }

@@ -63,9 +63,35 @@ export function taggingSnapshot(store: Store) {
     tags: rows('SELECT topic, paper_id, score, evidence FROM paper_tags ORDER BY topic, paper_id'),
     topics: rows('SELECT topic, paper_id, listing_date FROM paper_topics ORDER BY topic, paper_id'),
     counts: rows('SELECT topic, listing_date, n FROM topic_day_counts ORDER BY topic, listing_date'),
+    bits: topicBits(store),
     stale: rows('SELECT paper_id FROM papers_to_tag ORDER BY paper_id'),
     state: rows('SELECT topic, definition_hash FROM topic_state ORDER BY topic'),
   };
+}
+
+/**
+ * Each topic's search bitmaps as the papers they hold ("topic paperId", sorted): two stores number their
+ * docs in the order they stored the papers, which a resumed import changes.
+ */
+function topicBits(store: Store): string[] {
+  const paperOf = new Map(
+    store.db
+      .prepare<[], { doc: number; paper_id: string }>('SELECT doc, paper_id FROM search_docs')
+      .all()
+      .map((r) => [r.doc, r.paper_id]),
+  );
+  const held: string[] = [];
+  const words = store.db
+    .prepare<[], { topic: string; word: number; bits: number }>(
+      'SELECT topic, word, bits FROM topic_doc_bits',
+    )
+    .all();
+  for (const { topic, word, bits } of words) {
+    for (let bit = 0; bit < 32; bit++) {
+      if (Math.floor(bits / 2 ** bit) % 2 === 1) held.push(`${topic} ${paperOf.get(word * 32 + bit) ?? '?'}`);
+    }
+  }
+  return held.sort();
 }
 
 /**
