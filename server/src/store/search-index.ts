@@ -6,7 +6,7 @@ import { SEARCH_COLUMNS } from './search-index-schema.ts';
 import { planCountCap } from './search-plan-count.ts';
 import { TermCounts, type Fts5Vocabulary } from './search-term-counts.ts';
 import { TITLE_HITS_UP_TO, TITLES_FILTERED, TITLES_RECENT, TITLES_TABLE } from './search-titles.ts';
-import { lookUpTerms, type TermDocs } from './search-vocabulary.ts';
+import { lookUpTerms, segmentsIn, type TermDocs } from './search-vocabulary.ts';
 
 /**
  * Reads the on-disk search index (see search-index-schema.ts). Queries take an FTS5 expression built by
@@ -183,6 +183,8 @@ const COLUMN_VOCABULARY = `SELECT term, col AS field, doc AS docs FROM paper_sea
 // FTS5's own running totals: rows, then tokens per column, as SQLite varints (part of FTS5's file format,
 // kept for its bm25). One row, so the figures cost one read.
 const TOTALS = `SELECT block FROM paper_search_data WHERE id = 1`;
+// FTS5's structure record: its levels and segments (see segmentsIn).
+const STRUCTURE = `SELECT block FROM paper_search_data WHERE id = 10`;
 const VOCABULARY_RANGE = `SELECT term, doc AS docs FROM paper_search_vocab
   WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`;
 const VOCABULARY_AFTER = `SELECT term, doc AS docs FROM paper_search_vocab
@@ -289,6 +291,7 @@ export class SearchIndex {
   readonly #columnVocabulary: Statement<[string], ColumnDocs>;
   readonly #termCounts: TermCounts;
   readonly #totals: Statement<[], Buffer>;
+  readonly #structure: Statement<[], Buffer>;
   readonly #indexedPapers: Statement<[], number>;
   readonly #paperRows: Statement<[string], PaperTextRow>;
   readonly #tagsOf: Statement<[string], { paper_id: string; topic: string }>;
@@ -324,6 +327,7 @@ export class SearchIndex {
     this.#columnVocabulary = db.prepare(COLUMN_VOCABULARY);
     this.#termCounts = new TermCounts(db);
     this.#totals = db.prepare<[], Buffer>(TOTALS).pluck();
+    this.#structure = db.prepare<[], Buffer>(STRUCTURE).pluck();
     this.#indexedPapers = db.prepare<[], number>(INDEXED_PAPERS).pluck();
     this.#paperRows = db.prepare(PAPER_ROWS);
     this.#tagsOf = db.prepare(TAGS_OF);
@@ -578,23 +582,37 @@ export class SearchIndex {
 
   /**
    * Papers holding each of `terms` that is indexed at all (terms indexed nowhere are left out); a long
-   * list's shared prefix read as one range (see search-vocabulary.ts), common terms' counts as kept (see
-   * search-term-counts.ts).
+   * list's shared prefix read as one range unless the index is one segment (see search-vocabulary.ts),
+   * common terms' counts as kept (see search-term-counts.ts).
    */
   vocabulary(terms: readonly string[]): TermDocs[] {
     if (terms.length === 0) return [];
     const fts5 = this.#fts5Vocabulary;
+    const segments = this.segments();
     if (!this.#termCounts.current(this.indexedPapers())) {
-      return lookUpTerms(terms, {
-        terms: (some) => fts5.terms(some),
-        range: (from, to, limit) => fts5.range(from, to, limit, true),
-      });
+      return lookUpTerms(
+        terms,
+        {
+          terms: (some) => fts5.terms(some),
+          range: (from, to, limit) => fts5.range(from, to, limit, true),
+        },
+        segments,
+      );
     }
     const kept = this.#termCounts;
-    return lookUpTerms(terms, {
-      terms: (some) => kept.terms(some, fts5),
-      range: (from, to, limit) => kept.range(from, to, limit, fts5),
-    });
+    return lookUpTerms(
+      terms,
+      {
+        terms: (some) => kept.terms(some, fts5),
+        range: (from, to, limit) => kept.range(from, to, limit, fts5),
+      },
+      segments,
+    );
+  }
+
+  /** The segments the full-text index holds now (one after a bulk import's merge). */
+  segments(): number {
+    return segmentsIn(this.#structure.get());
   }
 
   /** Indexed terms from `from` (included) to `to` (excluded), in order, at most `limit`. */
