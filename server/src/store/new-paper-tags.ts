@@ -1,6 +1,6 @@
 import type { PaperTag } from '@quire/core';
 import type { Database, Statement } from 'better-sqlite3';
-import type { EncodedTag } from './tag-store.ts';
+import { evidenceJson, type EncodedTag } from './tag-store.ts';
 
 /**
  * The tags of papers an import has just stored for the first time, with the rows derived from them
@@ -170,8 +170,4 @@ export class NewPaperTagWriter {
     };
     return this.#statements;
   }
-}
-
-function evidenceJson(tag: PaperTag | EncodedTag): string {
-  return 'evidenceJson' in tag ? tag.evidenceJson : JSON.stringify(tag.evidence);
 }

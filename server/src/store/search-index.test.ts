@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from './migrations.ts';
 import { openStore, type Store } from './open-store.ts';
 import { UPSERT_PAPERS, paperRowValues } from './paper-queries.ts';
-import { SearchIndex, readVarints, type IndexFilters } from './search-index.ts';
+import { SearchIndex, type IndexFilters } from './search-index.ts';
+import { readVarints } from './sqlite-varints.ts';
 
 let dir: string;
 let store: Store;

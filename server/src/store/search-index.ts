@@ -6,6 +6,7 @@ import { SEARCH_COLUMNS } from './search-index-schema.ts';
 import { planCountCap } from './search-plan-count.ts';
 import { TermCounts, type Fts5Vocabulary } from './search-term-counts.ts';
 import { TITLE_HITS_UP_TO, TITLES_FILTERED, TITLES_RECENT, TITLES_TABLE } from './search-titles.ts';
+import { readVarints } from './sqlite-varints.ts';
 import { lookUpTerms, segmentsIn, type TermDocs } from './search-vocabulary.ts';
 
 /**
@@ -255,26 +256,6 @@ const GATHER_US = 0.45;
  * when more match than the window): each probes anew, while a set is read once and kept for them all.
  */
 const WALKS_PER_SEARCH = 2;
-
-/** SQLite's variable-length integers: big-endian 7 bits a byte while the top bit is set; a 9th byte is whole. */
-export function readVarints(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  let i = 0;
-  while (i < bytes.length) {
-    let value = 0;
-    for (let n = 0; ; n++) {
-      const byte = bytes[i++] ?? 0;
-      if (n === 8) {
-        value = value * 256 + byte;
-        break;
-      }
-      value = value * 128 + (byte & 0x7f);
-      if ((byte & 0x80) === 0 || i >= bytes.length) break;
-    }
-    out.push(value);
-  }
-  return out;
-}
 
 /** SQLite's index read with FTS5 expressions; the search service reads it through SqliteSearchReader. */
 export class SearchIndex {

@@ -1,4 +1,5 @@
 import { prefixEnd } from './search-match.ts';
+import { readVarints } from './sqlite-varints.ts';
 
 /**
  * Looking a long list of spellings up in FTS5's vocabulary (typo candidates: about 55 per letter of the
@@ -103,26 +104,7 @@ const STRUCTURE_V2 = [0xff, 0x00, 0x00, 0x01] as const;
  */
 export function segmentsIn(structure: Uint8Array | undefined): number {
   if (structure === undefined || structure.length < 6) return Infinity;
-  let at = STRUCTURE_V2.every((b, i) => structure[4 + i] === b) ? 8 : 4;
-  at = skipVarint(structure, at);
-  return at < structure.length ? varintAt(structure, at) : Infinity;
-}
-
-/** The offset just past the SQLite varint at `at`. */
-function skipVarint(bytes: Uint8Array, at: number): number {
-  let n = 0;
-  while (n < 8 && ((bytes[at + n] ?? 0) & 0x80) !== 0) n++;
-  return at + n + 1;
-}
-
-/** The SQLite varint at `at` (7 bits a byte while the top bit is set; a 9th byte whole). */
-function varintAt(bytes: Uint8Array, at: number): number {
-  let value = 0;
-  for (let n = 0; n < 9; n++) {
-    const byte = bytes[at + n] ?? 0;
-    if (n === 8) return value * 256 + byte;
-    value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return value;
-  }
-  return value;
+  const at = STRUCTURE_V2.every((b, i) => structure[4 + i] === b) ? 8 : 4;
+  const [, segments] = readVarints(structure.subarray(at), 2);
+  return segments ?? Infinity;
 }

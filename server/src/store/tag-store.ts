@@ -166,7 +166,8 @@ export interface PaperTagsResult {
   updatedAt?: string;
 }
 
-function evidenceJson(tag: PaperTag | EncodedTag): string {
+/** A tag's evidence as stored: already encoded by a tag thread, or encoded here. */
+export function evidenceJson(tag: PaperTag | EncodedTag): string {
   return 'evidenceJson' in tag ? tag.evidenceJson : JSON.stringify(tag.evidence);
 }
 

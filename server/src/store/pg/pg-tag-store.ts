@@ -3,7 +3,7 @@ import { hierarchyBatches } from '../hierarchy-steps.ts';
 import {
   HIERARCHY_BATCH_TAGS,
   type ClosureRow,
-  type EncodedTag,
+  evidenceJson,
   type HierarchyReport,
   type PaperTagsResult,
   type StoredTaggable,
@@ -77,9 +77,6 @@ const COUNT_TAGS_BY_TOPIC = `SELECT topic, count(*)::integer AS n FROM paper_tag
 const VACUUM_TAG_TABLES = `VACUUM (ANALYZE) paper_tags, paper_topics, topic_day_counts, papers_to_tag`;
 /** A re-tag of at least this share of the papers is followed by VACUUM_TAG_TABLES. */
 const VACUUM_FROM_SHARE = 0.1;
-
-const evidenceJson = (tag: PaperTag | EncodedTag): string =>
-  'evidenceJson' in tag ? tag.evidenceJson : JSON.stringify(tag.evidence);
 
 /**
  * Tags on PostgreSQL, with the same contract as SQLite's tag store. Writes take the papers' write lock
