@@ -103,9 +103,7 @@ describe('the built-in taxonomy without neighbours', () => {
   it('tags made-up papers exactly as before the neighbourhood existed', () => {
     const engine = compileTaxonomy(defaultTaxonomy());
     const got = PAPERS.map((p) =>
-      engine
-        .tag(p)
-        .map((t) => [t.slug, t.score, t.evidence.map((e) => `${e.rule}:${e.detail}:${e.points}`)]),
+      engine.tag(p).map((t) => [t.slug, t.score, t.evidence.map((e) => `${e.rule}:${e.detail}:${e.points}`)]),
     );
     expect(got).toEqual(EXPECTED);
   });

@@ -4,6 +4,7 @@
  * a paper about VLMs among VLM papers; the calibration read with neighbours (calibration-neighbours.json)
  * weighs each passing tag's share beside its own evidence.
  */
+import type { PaperTag } from './tagging-engine.ts';
 
 /**
  * A near paper as the engine reads it: neighbour-index.ts's `Neighbour` has this shape. `topics` are its
@@ -42,12 +43,45 @@ export function neighbourShares(neighbours: readonly TaggedNeighbour[]): Map<str
   return shares;
 }
 
+/**
+ * Each passing tag with its topic's share among the neighbours (0 when none has it), to two decimals like
+ * the model's log-odds: what the calibration read with neighbours weighs.
+ */
+export function withNeighbourShares(
+  passing: readonly PaperTag[],
+  neighbours: readonly TaggedNeighbour[],
+): PaperTag[] {
+  const shares = neighbourShares(neighbours);
+  return passing.map((tag) => ({
+    ...tag,
+    neighbourShare: Math.round(100 * (shares.get(tag.slug) ?? 0)) / 100,
+  }));
+}
+
 /** One topic's share, with the neighbours that made it. */
 export function neighbourSupport(neighbours: readonly TaggedNeighbour[], slug: string): NeighbourSupport {
   const total = neighbours.reduce((s, n) => s + Math.max(0, n.sim), 0);
-  const tagged = neighbours
-    .filter((n) => n.sim > 0 && n.topics.includes(slug))
-    .sort((a, b) => b.sim - a.sim);
-  const share = total > 0 ? tagged.reduce((s, n) => s + n.sim, 0) / total : 0;
+  const tagged = neighbours.filter((n) => n.sim > 0 && n.topics.includes(slug)).sort((a, b) => b.sim - a.sim);
+  // Summed as neighbourShares sums it, so the line shows the share the calibration read.
+  const share = total > 0 ? tagged.reduce((s, n) => s + n.sim / total, 0) : 0;
   return { share, tagged: tagged.length, of: neighbours.length, titles: tagged.map((n) => n.title) };
+}
+
+/** Neighbours' titles an evidence line quotes. */
+const TITLES_QUOTED = 2;
+
+/**
+ * The evidence line in the reader's words: "9 of its 15 nearest papers are tagged Vision-Language Models
+ * (share 0.61), e.g. “…”, “…”: +1.84 to the log-odds" (what the share added to the tag's confidence).
+ */
+export function describeNeighbours(support: NeighbourSupport, topicName: string, added: number): string {
+  const titles = support.titles
+    .slice(0, TITLES_QUOTED)
+    .map((t) => `“${t}”`)
+    .join(', ');
+  return (
+    `${support.tagged} of its ${support.of} nearest papers are tagged ${topicName} ` +
+    `(share ${support.share.toFixed(2)})${titles ? `, e.g. ${titles}` : ''}: ` +
+    `+${added.toFixed(2)} to the log-odds`
+  );
 }

@@ -1,5 +1,10 @@
 import type { Taxonomy } from './taxonomy-load.ts';
-import { neighbourShares, neighbourSupport, type TaggedNeighbour } from './neighbour-shares.ts';
+import {
+  describeNeighbours,
+  neighbourSupport,
+  withNeighbourShares,
+  type TaggedNeighbour,
+} from './neighbour-shares.ts';
 import { withAncestors } from './tag-hierarchy.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
 import { PaperReading, PLAIN } from './paper-reading.ts';
@@ -101,8 +106,6 @@ export interface TagsTwice {
 export const MODEL_CANDIDATE_LOGIT = 0;
 /** Features a model's evidence line names. */
 const MODEL_EVIDENCE_FEATURES = 4;
-/** Neighbours' titles a neighbourhood evidence line quotes. */
-const NEIGHBOUR_EVIDENCE_TITLES = 2;
 
 const TITLE_BOOST = 1.5;
 const DEFAULT_THRESHOLD = 3;
@@ -361,15 +364,8 @@ export class CompiledTaxonomy {
   private explainNeighbours(tag: PaperTag, neighbours: readonly TaggedNeighbour[]): PaperTag {
     const added = this.neighbourCalibration?.shareContribution(tag.neighbourShare ?? 0) ?? 0;
     if (!(added > 0)) return tag;
-    const support = neighbourSupport(neighbours, tag.slug);
     const name = this.taxonomy.bySlug.get(tag.slug)?.name ?? tag.slug;
-    const titles = support.titles
-      .slice(0, NEIGHBOUR_EVIDENCE_TITLES)
-      .map((t) => `“${t}”`)
-      .join(', ');
-    const detail =
-      `${support.tagged} of its ${support.of} nearest papers are tagged ${name} ` +
-      `(share ${support.share.toFixed(2)}), e.g. ${titles}: +${added.toFixed(2)} to the log-odds`;
+    const detail = describeNeighbours(neighbourSupport(neighbours, tag.slug), name, added);
     const line: TagEvidence = { rule: 'neighbours', detail, points: 0 };
     const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
     const evidence =
@@ -563,15 +559,6 @@ export class CompiledTaxonomy {
     }
     return { slug: topic.spec.slug, score: round(score), evidence };
   }
-}
-
-/** Each passing tag with its topic's share among the neighbours (0 when none has it), as the calibration reads it. */
-export function withNeighbourShares(
-  passing: readonly PaperTag[],
-  neighbours: readonly TaggedNeighbour[],
-): PaperTag[] {
-  const shares = neighbourShares(neighbours);
-  return passing.map((tag) => ({ ...tag, neighbourShare: round(shares.get(tag.slug) ?? 0) }));
 }
 
 function round(n: number): number {
