@@ -1,6 +1,7 @@
 export * from './default-taxonomy.ts';
 export * from './tag-hierarchy.ts';
 export * from './tagging-engine.ts';
+export * from './neighbour-shares.ts';
 export * from './collection-stats.ts';
 export * from './taxonomy-load.ts';
 export * from './taxonomy-types.ts';
@@ -9,4 +10,3 @@ export { sentencesOf, type Sentence, type SentenceRole } from './sentence-roles.
 export * from './tag-calibration.ts';
 export * from './tag-selection.ts';
 export * from './topic-model.ts';
-export * from './neighbour-shares.ts';
