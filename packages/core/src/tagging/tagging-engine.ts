@@ -349,11 +349,7 @@ export class CompiledTaxonomy {
     const strongest = this.model.strongest(t, MODEL_EVIDENCE_FEATURES);
     const words = strongest.map(([f, w]) => `${describeFeature(f)} +${w.toFixed(2)}`).join(', ');
     const detail = `learned from judged papers: ${words || 'no word for it'} (log-odds ${tag.model.toFixed(2)})`;
-    const line: TagEvidence = { rule: 'model', detail, points: 0 };
-    const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
-    const evidence =
-      at < 0 ? [...tag.evidence, line] : [...tag.evidence.slice(0, at), line, ...tag.evidence.slice(at)];
-    return { ...tag, evidence };
+    return beforeConfidence(tag, { rule: 'model', detail, points: 0 });
   }
 
   /**
@@ -366,11 +362,7 @@ export class CompiledTaxonomy {
     if (!(added > 0)) return tag;
     const name = this.taxonomy.bySlug.get(tag.slug)?.name ?? tag.slug;
     const detail = describeNeighbours(neighbourSupport(neighbours, tag.slug), name, added);
-    const line: TagEvidence = { rule: 'neighbours', detail, points: 0 };
-    const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
-    const evidence =
-      at < 0 ? [...tag.evidence, line] : [...tag.evidence.slice(0, at), line, ...tag.evidence.slice(at)];
-    return { ...tag, evidence };
+    return beforeConfidence(tag, { rule: 'neighbours', detail, points: 0 });
   }
 
   /**
@@ -559,6 +551,14 @@ export class CompiledTaxonomy {
     }
     return { slug: topic.spec.slug, score: round(score), evidence };
   }
+}
+
+/** The tag with `line` added to its evidence just before its confidence line (last when it has none). */
+function beforeConfidence(tag: PaperTag, line: TagEvidence): PaperTag {
+  const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
+  const evidence =
+    at < 0 ? [...tag.evidence, line] : [...tag.evidence.slice(0, at), line, ...tag.evidence.slice(at)];
+  return { ...tag, evidence };
 }
 
 function round(n: number): number {
