@@ -6,6 +6,7 @@ import {
   NEIGHBOUR_FEATURES,
   type CalibrationFile,
 } from './tag-calibration.ts';
+import { defaultCalibration, defaultNeighbourCalibration } from './default-taxonomy.ts';
 import { compileTaxonomy, type TaggablePaper } from './tagging-engine.ts';
 import { loadTaxonomy } from './taxonomy-load.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
@@ -128,5 +129,16 @@ describe('tagging with the neighbourhood', () => {
     ]);
     expect(engine.baseTopics(PAPER)).toEqual(given);
     expect(engine.tagTwice(PAPER, () => undefined).tags).toEqual(engine.tag(PAPER));
+  });
+});
+
+describe('the built-in neighbourhood calibration', () => {
+  it('reads the share, which raises confidence, at its own cut-offs; the other reads no share', () => {
+    const shipped = defaultNeighbourCalibration();
+    expect(shipped.readsNeighbours).toBe(true);
+    expect(shipped.cutoffs).toEqual({ keep: 0.75, floor: 0.3 });
+    expect(shipped.shareContribution(1)).toBeGreaterThan(0);
+    expect(defaultCalibration().readsNeighbours).toBe(false);
+    expect(defaultCalibration().shareContribution(1)).toBe(0);
   });
 });
