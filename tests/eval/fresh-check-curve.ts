@@ -5,7 +5,9 @@
  * of judged-in topics over the fourth and fifth taxonomy-wide samples together, and the pooled precision and
  * recall on dev-recall-4. `pnpm eval tagging` prints them at the shipped cut-off only; a feature that buys
  * recall at one cut-off is compared with the old calibration at equal recall here. No item is printed (the
- * samples stay fresh); the locked sets are never read. The default file is the shipped calibration.
+ * samples stay fresh); the locked sets are never read. The default file is the shipped calibration, and
+ * with QUIRE_NEIGHBOURS=1 the shipped neighbourhood calibration (each passing tag then carries its share
+ * among the paper's neighbours, as the engine reads it; the floor defaults to the file's own).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,21 +21,26 @@ import {
   withAncestors,
   type CalibrationFile,
   type PaperTag,
+  withNeighbourShares,
 } from '@quire/core';
 import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { consensus, type LockedJudgment } from './locked-eval.ts';
-import { Neighbourhood, neighbourOptionsFromEnv } from './neighbourhood.ts';
+import { EngineNeighbours } from './engine-neighbours.ts';
+import { neighbourOptionsFromEnv } from './neighbourhood.ts';
 import { loadJudgments } from './tagging-eval.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { keep: { type: 'string' }, floor: { type: 'string' } },
 });
-const path = positionals[0] ?? `${repoRoot}/packages/core/taxonomy/calibration.json`;
+// QUIRE_NEIGHBOURS=1: each passing tag carries its share among the paper's neighbours, as the engine reads it.
+const neighbourOptions = neighbourOptionsFromEnv();
+const shipped = neighbourOptions ? 'calibration-neighbours.json' : 'calibration.json';
+const path = positionals[0] ?? `${repoRoot}/packages/core/taxonomy/${shipped}`;
 const calibration = new Calibration(JSON.parse(readFileSync(path, 'utf8')) as CalibrationFile);
 const keeps = (values.keep ?? '0.7,0.75,0.8').split(',').map(Number);
-const floor = values.floor ? Number(values.floor) : FLOOR_CONFIDENCE;
+const floor = values.floor ? Number(values.floor) : (calibration.cutoffs.floor ?? FLOOR_CONFIDENCE);
 
 const taxonomy = defaultTaxonomy();
 const { papers, byId } = await taggableCorpus();
@@ -43,26 +50,13 @@ const wide = load(/^dev-set-taxonomy-[45]\.jsonl$/);
 const pool = load(/^dev-recall-4\.jsonl$/);
 const paperOf = (key: string) => key.slice(0, key.indexOf(' '));
 const wideIds = [...new Set([...wide.keys()].map(paperOf))];
-// QUIRE_NEIGHBOURS=1: the paper's neighbourhood in the models' slot, as train-calibration.ts fitted it.
-const neighbourOptions = neighbourOptionsFromEnv();
-const neighbourhood = neighbourOptions ? new Neighbourhood(taxonomy, papers, neighbourOptions) : null;
+const neighbourhood = neighbourOptions ? new EngineNeighbours(taxonomy, papers, neighbourOptions) : null;
 const passing = new Map<string, PaperTag[]>();
 for (const id of new Set([...wideIds, ...[...pool.keys()].map(paperOf)])) {
   const paper = byId.get(id);
   if (!paper) continue;
   const ruled = engine.passing(paper);
-  passing.set(
-    id,
-    neighbourhood
-      ? engine.passing(
-          paper,
-          neighbourhood.logits(
-            id,
-            ruled.map((t) => t.slug),
-          ),
-        )
-      : ruled,
-  );
+  passing.set(id, neighbourhood ? withNeighbourShares(ruled, neighbourhood.of(id)) : ruled);
 }
 
 // A share of nothing prints as "–", not NaN.

@@ -5,9 +5,11 @@ import {
   compileForCollection,
   defaultTaxonomy,
   withAncestors,
+  type PaperTag,
   type TaggablePaper,
   type Taxonomy,
 } from '@quire/core';
+import { EngineNeighbours } from './engine-neighbours.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { printJudgedTopicCounts } from './judged-topic-counts.ts';
 import { printSecondReading } from './second-reading.ts';
@@ -140,26 +142,61 @@ function score(
   };
 }
 
-/** Precision and recall of the default taxonomy on the development set and on the held-out test set. */
+/** Neighbours the server reads for each paper (NeighbourIndex.nearest's default k). */
+const SERVED_NEIGHBOURS = 15;
+
+/**
+ * The default taxonomy as it ships, twice: without neighbours (what the browser's offline tagging and a
+ * group's topics give), then as the server tags, each paper with its 15 nearest papers of the whole
+ * corpus, their topics their tags without neighbours. The JSON's figures are the server's, with
+ * `withoutNeighbours` beside them.
+ */
 export async function runTaggingEval(): Promise<Record<string, unknown>> {
-  const dev = loadJudgments(/^dev-set-[a-c]\.jsonl$/);
-  if (dev.length === 0) throw new Error('No judgments found in tests/eval/dev-set-*.jsonl.');
-  const test = loadJudgments(/^test-set\.jsonl$/);
   const taxonomy = defaultTaxonomy();
   const { papers, byId } = await taggableCorpus();
   const engine = compileForCollection(taxonomy, papers);
+  const neighbours = new EngineNeighbours(taxonomy, papers, {
+    k: SERVED_NEIGHBOURS,
+    at: 0.5,
+    recall: false,
+  });
+  console.log(
+    `taxonomy ${taxonomy.version}: ${taxonomy.topics.length} topics; set EVAL_VERBOSE=1 to list every miss`,
+  );
+  console.log("\n=== WITHOUT neighbours: the browser's offline tagging and group topics ===");
+  const offline = evaluate(taxonomy, papers, byId, (p) => engine.tag(p));
+  console.log(
+    `\n=== WITH neighbours: the server's engine (${SERVED_NEIGHBOURS} nearest papers over the whole corpus, their tags without neighbours) ===`,
+  );
+  const served = evaluate(taxonomy, papers, byId, (p) => engine.tag(p, undefined, neighbours.of(p.id)));
+  return { neighbours: SERVED_NEIGHBOURS, ...served, withoutNeighbours: offline };
+}
+
+/** Every figure of the eval for one way of tagging a paper. */
+function evaluate(
+  taxonomy: Taxonomy,
+  papers: readonly TaggablePaper[],
+  byId: ReadonlyMap<string, TaggablePaper>,
+  tag: (paper: TaggablePaper) => readonly PaperTag[],
+): Record<string, unknown> {
+  const dev = loadJudgments(/^dev-set-[a-c]\.jsonl$/);
+  if (dev.length === 0) throw new Error('No judgments found in tests/eval/dev-set-*.jsonl.');
+  const test = loadJudgments(/^test-set\.jsonl$/);
+  const directCache = new Map<string, readonly PaperTag[]>();
+  const direct = (paper: TaggablePaper): readonly PaperTag[] => {
+    let tags = directCache.get(paper.id);
+    if (!tags) directCache.set(paper.id, (tags = tag(paper)));
+    return tags;
+  };
   const cache = new Map<string, ReadonlySet<string>>();
   const predict = (paper: TaggablePaper): ReadonlySet<string> => {
     let tags = cache.get(paper.id);
     if (!tags) {
-      tags = new Set(withAncestors(taxonomy, engine.tag(paper)).map((t) => t.slug));
+      tags = new Set(withAncestors(taxonomy, direct(paper)).map((t) => t.slug));
       cache.set(paper.id, tags);
     }
     return tags;
   };
-  console.log(
-    `taxonomy ${taxonomy.version}: ${taxonomy.topics.length} topics; set EVAL_VERBOSE=1 to list every miss`,
-  );
   const devFigures = score(
     'development set (the taxonomy was tuned on it)',
     dev,
@@ -181,13 +218,8 @@ export async function runTaggingEval(): Promise<Record<string, unknown>> {
           false,
         )
       : null;
-  const directCache = new Map<string, readonly string[]>();
   const predictions: Predictions = {
-    direct(paper) {
-      let tags = directCache.get(paper.id);
-      if (!tags) directCache.set(paper.id, (tags = engine.tag(paper).map((t) => t.slug)));
-      return tags;
-    },
+    direct: (paper) => direct(paper).map((t) => t.slug),
     all: predict,
   };
   const distribution = tagDistribution(papers, taxonomy, predictions);

@@ -12,15 +12,21 @@
  * judged paper's comes from the models fitted without its fold (topic-model-training.ts), so the
  * calibration learns how far to trust a model on papers it has not seen.
  * `tsx tests/eval/train-calibration.ts [--write]`; then `pnpm format` (QUIRE_SHRINKAGE: see SHRINKAGE).
+ * With QUIRE_NEIGHBOURS=1 it fits the calibration read when a paper's neighbours are given
+ * (calibration-neighbours.json): the same features and the neighbourhood's share (NEIGHBOUR_FEATURES),
+ * each judged paper's neighbours found in the whole corpus (engine-neighbours.ts), and the chosen cut-offs
+ * written into the file, which the engine reads from it.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CALIBRATION_FEATURES,
   Calibration,
+  NEIGHBOUR_FEATURES,
   compileTaxonomy,
   collectionStats,
   defaultTaxonomy,
+  withNeighbourShares,
   TagSelection,
   tagFeatures,
   withAncestors,
@@ -31,7 +37,8 @@ import {
 import { repoRoot } from '../src/paths.ts';
 import { taggableCorpus } from './eval-corpus.ts';
 import { loadJudgments } from './tagging-eval.ts';
-import { Neighbourhood, neighbourOptionsFromEnv } from './neighbourhood.ts';
+import { EngineNeighbours } from './engine-neighbours.ts';
+import { neighbourOptionsFromEnv } from './neighbourhood.ts';
 import { loadTrainingSet, majority, TopicModelTrainer } from './topic-model-training.ts';
 
 const taxonomy = defaultTaxonomy();
@@ -41,9 +48,13 @@ const engine = compileTaxonomy(taxonomy, { ...collectionStats(taxonomy, papers),
 const contexts = new TagSelection(taxonomy);
 /** With QUIRE_RULES_ONLY=1 the models are left out: the figures of the rules alone, for comparison. */
 const rulesOnly = Boolean(process.env.QUIRE_RULES_ONLY);
-/** With QUIRE_NEIGHBOURS=1 the paper's neighbourhood (neighbourhood.ts) takes the models' slot. */
+/** With QUIRE_NEIGHBOURS=1 each tag also carries its share among the paper's neighbours. */
 const neighbourOptions = neighbourOptionsFromEnv();
-const neighbourhood = neighbourOptions ? new Neighbourhood(taxonomy, papers, neighbourOptions) : null;
+const neighbourhood = neighbourOptions ? new EngineNeighbours(taxonomy, papers, neighbourOptions) : null;
+const features: readonly string[] = neighbourhood
+  ? [...CALIBRATION_FEATURES, ...NEIGHBOUR_FEATURES]
+  : CALIBRATION_FEATURES;
+/** A neighbour calibration (no models beside it): the models' slot stays empty, as the engine ships. */
 const outOfFold = rulesOnly || neighbourhood ? new Map<string, Map<string, number>>() : cachedOutOfFold();
 
 /**
@@ -60,18 +71,8 @@ function cachedOutOfFold(): Map<string, Map<string, number>> {
   if (cache) writeFileSync(cache, JSON.stringify([...fitted].map(([id, z]) => [id, [...z]])));
   return fitted;
 }
-const logitsOf = (id: string): ReadonlyMap<string, number> | undefined => {
-  if (neighbourhood) {
-    const paper = byId.get(id);
-    return paper
-      ? neighbourhood.logits(
-          id,
-          engine.passing(paper).map((t) => t.slug),
-        )
-      : undefined;
-  }
-  return rulesOnly ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
-};
+const logitsOf = (id: string): ReadonlyMap<string, number> | undefined =>
+  rulesOnly || neighbourhood ? undefined : (outOfFold.get(id) ?? new Map<string, number>());
 
 const wide = majority(loadJudgments(/^dev-set-taxonomy(-[23])?\.jsonl$/));
 /** The third sample's papers, judged strictly like the locked set: reported apart below. */
@@ -87,7 +88,12 @@ interface Example {
 const passingCache = new Map<string, PaperTag[]>();
 const passingOf = (paper: TaggablePaper): PaperTag[] => {
   let tags = passingCache.get(paper.id);
-  if (!tags) passingCache.set(paper.id, (tags = engine.passing(paper, logitsOf(paper.id))));
+  if (!tags) {
+    tags = engine.passing(paper, logitsOf(paper.id));
+    // The shares as the engine reads them (chooseTags): each passing tag's topic among the neighbours.
+    if (neighbourhood) tags = withNeighbourShares(tags, neighbourhood.of(paper.id));
+    passingCache.set(paper.id, tags);
+  }
   return tags;
 };
 function examplesOf(id: string, label: (slug: string) => boolean | undefined): Example[] {
@@ -96,7 +102,13 @@ function examplesOf(id: string, label: (slug: string) => boolean | undefined): E
   const out: Example[] = [];
   for (const { tag, context } of contexts.contexts(passingOf(paper))) {
     const y = label(tag.slug);
-    if (y !== undefined) out.push({ x: tagFeatures(tag, context), y: y ? 1 : 0, slug: tag.slug, paper: id });
+    if (y !== undefined)
+      out.push({
+        x: tagFeatures(tag, context, neighbourhood !== null),
+        y: y ? 1 : 0,
+        slug: tag.slug,
+        paper: id,
+      });
   }
   return out;
 }
@@ -117,7 +129,7 @@ const narrowExamples = [...narrowByPaper.values()].flat();
  * topic with few examples converges as fast as the rest.
  */
 function fit(examples: readonly Example[], topicL2: number): CalibrationFile {
-  const k = CALIBRATION_FEATURES.length;
+  const k = features.length;
   const n = examples.length;
   const mean = Array.from({ length: k }, (_, i) => examples.reduce((s, e) => s + (e.x[i] ?? 0), 0) / n);
   const sd = Array.from(
@@ -165,7 +177,7 @@ function fit(examples: readonly Example[], topicL2: number): CalibrationFile {
       if (v !== 0) topicBias[slug] = v;
     });
   const fitted = {
-    features: [...CALIBRATION_FEATURES],
+    features: [...features],
     weights: weights.map((x) => Number(x.toFixed(4))),
     bias: Number(bias.toFixed(4)),
     ...(useTopics ? { topicBias } : {}),
@@ -448,9 +460,18 @@ if (strictIds.size > 0) {
   console.log(`third sample, by a fit without any of it: ${line(outside)}`);
 }
 if (process.argv.includes('--write')) {
-  const file = fit(all, chosen.topicL2);
+  const fitted = fit(all, chosen.topicL2);
+  // The neighbourhood's fit carries its cut-offs (its probabilities sit elsewhere than the shipped one's).
+  const file: CalibrationFile = neighbourhood
+    ? { ...fitted, keep: chosen.keep, floor: chosen.floor }
+    : fitted;
   // QUIRE_CALIBRATION_OUT=FILE writes a trial's fit elsewhere, for fresh-check-curve.ts FILE.
-  const out = process.env.QUIRE_CALIBRATION_OUT ?? join(repoRoot, 'packages/core/taxonomy/calibration.json');
+  const shipped = neighbourhood ? 'calibration-neighbours.json' : 'calibration.json';
+  const out = process.env.QUIRE_CALIBRATION_OUT ?? join(repoRoot, 'packages/core/taxonomy', shipped);
   writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`);
-  console.log(`wrote ${out} (set KEEP_CONFIDENCE/FLOOR_CONFIDENCE to match)`);
+  console.log(
+    neighbourhood
+      ? `wrote ${out} (its cut-offs keep ${chosen.keep}, floor ${chosen.floor} inside)`
+      : `wrote ${out} (set KEEP_CONFIDENCE/FLOOR_CONFIDENCE to match)`,
+  );
 }

@@ -1,4 +1,5 @@
 import calibrationData from '../../taxonomy/calibration.json' with { type: 'json' };
+import neighbourCalibrationData from '../../taxonomy/calibration-neighbours.json' with { type: 'json' };
 import data from '../../taxonomy/taxonomy.json' with { type: 'json' };
 import topicModelData from '../../taxonomy/topic-models.json' with { type: 'json' };
 import { CoreError } from '../errors.ts';
@@ -8,6 +9,7 @@ import { loadTaxonomy, type Taxonomy } from './taxonomy-load.ts';
 
 let cached: Taxonomy | undefined;
 let calibration: Calibration | undefined;
+let neighbourCalibration: Calibration | undefined;
 
 /** Quire's built-in taxonomy (packages/core/taxonomy/taxonomy.json), validated once. */
 export function defaultTaxonomy(): Taxonomy {
@@ -22,6 +24,15 @@ export function defaultTaxonomy(): Taxonomy {
 export function defaultCalibration(): Calibration {
   calibration ??= new Calibration(calibrationData);
   return calibration;
+}
+
+/**
+ * The calibration read when a paper's neighbours are given (taxonomy/calibration-neighbours.json, fitted
+ * by train-calibration.ts with QUIRE_NEIGHBOURS=1): the built-in taxonomy's only, like the other.
+ */
+export function defaultNeighbourCalibration(): Calibration {
+  neighbourCalibration ??= new Calibration(neighbourCalibrationData);
+  return neighbourCalibration;
 }
 
 /**

@@ -1,6 +1,7 @@
 export * from './default-taxonomy.ts';
 export * from './tag-hierarchy.ts';
 export * from './tagging-engine.ts';
+export * from './neighbour-shares.ts';
 export * from './collection-stats.ts';
 export * from './taxonomy-load.ts';
 export * from './taxonomy-types.ts';

@@ -17,6 +17,12 @@ export interface CalibrationFile {
    * everywhere ("efficient", "vision") earn less trust than a narrow one whose phrases are its own.
    */
   topicBias?: Readonly<Record<string, number>>;
+  /**
+   * The cut-offs chosen with this fit (tag-selection.ts's KEEP_CONFIDENCE and FLOOR_CONFIDENCE when left
+   * out): a fit that reads other features places its probabilities elsewhere.
+   */
+  keep?: number;
+  floor?: number;
 }
 
 /** What a tag's confidence is read from, besides its evidence. */
@@ -52,10 +58,18 @@ export const CALIBRATION_FEATURES = [
   'model-only-logit',
 ] as const;
 
+/**
+ * Read after CALIBRATION_FEATURES by a calibration fitted with the paper's neighbourhood
+ * (calibration-neighbours.json): the share of the paper's nearest papers tagged with the topic
+ * (neighbour-shares.ts). A dedicated feature rather than the learned models' slot, so both can ship.
+ */
+export const NEIGHBOUR_FEATURES = ['neighbour-share'] as const;
+
 /** A model's log-odds is read within these bounds: past them a word list says little more. */
 const LOGIT_BOUND = 8;
 
-export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
+/** `neighbours`: the features of a calibration fitted with the neighbourhood, the share last. */
+export function tagFeatures(tag: PaperTag, context: TagContext, neighbours = false): number[] {
   const phrases = tag.evidence.filter((e) => e.rule === 'phrase');
   const top = phrases.reduce((m, e) => Math.max(m, e.points), 0);
   const model = Math.max(-LOGIT_BOUND, Math.min(LOGIT_BOUND, tag.model ?? 0));
@@ -79,15 +93,20 @@ export function tagFeatures(tag: PaperTag, context: TagContext): number[] {
     model,
     modelOnly,
     modelOnly * model,
+    ...(neighbours ? [tag.neighbourShare ?? 0] : []),
   ];
 }
 
 export class Calibration {
   readonly #file: CalibrationFile;
 
+  readonly #neighbours: boolean;
+
   constructor(file: CalibrationFile) {
+    const features = file.features.join();
+    this.#neighbours = features === [...CALIBRATION_FEATURES, ...NEIGHBOUR_FEATURES].join();
     if (
-      file.features.join() !== CALIBRATION_FEATURES.join() ||
+      (features !== CALIBRATION_FEATURES.join() && !this.#neighbours) ||
       file.weights.length !== file.features.length
     ) {
       throw new Error(
@@ -99,6 +118,22 @@ export class Calibration {
 
   get version(): string {
     return this.#file.version;
+  }
+
+  /** Fitted with the paper's neighbourhood: tagFeatures(…, true) is what it reads. */
+  get readsNeighbours(): boolean {
+    return this.#neighbours;
+  }
+
+  /** The cut-offs fitted with it, when the file carries them. */
+  get cutoffs(): { keep?: number; floor?: number } {
+    const { keep, floor } = this.#file;
+    return { ...(keep !== undefined ? { keep } : {}), ...(floor !== undefined ? { floor } : {}) };
+  }
+
+  /** The log-odds the neighbourhood's share adds (0 for a calibration fitted without it). */
+  shareContribution(share: number): number {
+    return this.#neighbours ? share * (this.#file.weights[CALIBRATION_FEATURES.length] ?? 0) : 0;
   }
 
   /** The topic's learnt shift of the log-odds, 0 when it has none; shown with the tag's evidence. */

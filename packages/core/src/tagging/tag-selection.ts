@@ -35,15 +35,18 @@ export class TagSelection {
   readonly #keep: number;
   readonly #floor: number;
 
-  /** `cutoffs` exist for the calibration trainer's cross-validation; the engine uses the defaults. */
+  /**
+   * `cutoffs` exist for the calibration trainer's cross-validation; the engine uses the calibration file's
+   * own, else the defaults.
+   */
   constructor(
     taxonomy: Taxonomy,
     calibration: Calibration | null = null,
     cutoffs: { keep?: number; floor?: number } = {},
   ) {
     this.#calibration = calibration;
-    this.#keep = cutoffs.keep ?? KEEP_CONFIDENCE;
-    this.#floor = cutoffs.floor ?? FLOOR_CONFIDENCE;
+    this.#keep = cutoffs.keep ?? calibration?.cutoffs.keep ?? KEEP_CONFIDENCE;
+    this.#floor = cutoffs.floor ?? calibration?.cutoffs.floor ?? FLOOR_CONFIDENCE;
     this.#ancestors = taxonomy.ancestors;
     this.#depth = taxonomy.depth;
     for (const topic of taxonomy.topics) {
@@ -85,7 +88,7 @@ export class TagSelection {
     const calibration = this.#calibration;
     const scored = this.contexts(passing).map(({ tag, context }) => ({
       tag,
-      p: calibration.probability(tagFeatures(tag, context), tag.slug),
+      p: calibration.probability(tagFeatures(tag, context, calibration.readsNeighbours), tag.slug),
     }));
     let kept = scored.filter((s) => s.p >= this.#keep);
     const best = [...scored].sort((x, y) => y.p - x.p)[0];

@@ -1,8 +1,20 @@
 import type { Taxonomy } from './taxonomy-load.ts';
+import {
+  describeNeighbours,
+  neighbourSupport,
+  withNeighbourShares,
+  type TaggedNeighbour,
+} from './neighbour-shares.ts';
+import { withAncestors } from './tag-hierarchy.ts';
 import type { TopicSpec } from './taxonomy-types.ts';
 import { PaperReading, PLAIN } from './paper-reading.ts';
 import { ROLE_NOTE, ROLE_WEIGHT } from './sentence-roles.ts';
-import { defaultCalibration, defaultTopicModels, isDefault } from './default-taxonomy.ts';
+import {
+  defaultCalibration,
+  defaultNeighbourCalibration,
+  defaultTopicModels,
+  isDefault,
+} from './default-taxonomy.ts';
 import type { Calibration } from './tag-calibration.ts';
 import { TagSelection } from './tag-selection.ts';
 import { TermIndex } from './term-index.ts';
@@ -23,7 +35,15 @@ import { describeFeature, TopicModelReader, type TopicModelFile } from './topic-
  */
 export interface TagEvidence {
   rule:
-    'phrase' | 'category' | 'exemplar' | 'exemplar-paper' | 'required' | 'implied' | 'confidence' | 'model';
+    | 'phrase'
+    | 'category'
+    | 'exemplar'
+    | 'exemplar-paper'
+    | 'required'
+    | 'implied'
+    | 'confidence'
+    | 'model'
+    | 'neighbours';
   /** The term, category or exemplar description. */
   detail: string;
   field?: 'title' | 'abstract';
@@ -39,6 +59,11 @@ export interface PaperTag {
    * calibration. A tag with score 0 was carried by the model alone, the rules having missed it.
    */
   model?: number;
+  /**
+   * Read with neighbours only: the similarity-weighted share of the paper's nearest papers tagged with
+   * the topic (neighbour-shares.ts), a feature of the calibration fitted with the neighbourhood.
+   */
+  neighbourShare?: number;
 }
 
 export interface TaggablePaper {
@@ -60,6 +85,17 @@ export interface CompileOptions {
   calibration?: Calibration | null;
   /** The learned per-topic models; the default taxonomy's own when left out (none for any other). */
   topicModels?: TopicModelFile | null;
+  /**
+   * The calibration read when a paper's neighbours are given (its features end with the neighbourhood's
+   * share); the default taxonomy's own when left out, none for any other: then neighbours are ignored.
+   */
+  neighbourCalibration?: Calibration | null;
+}
+
+/** A paper's direct tags without its neighbourhood and with it, from one reading of its words. */
+export interface TagsTwice {
+  base: PaperTag[];
+  tags: PaperTag[];
 }
 
 /**
@@ -112,11 +148,16 @@ export class CompiledTaxonomy {
   private readonly reading: PaperReading;
   /** Null when compiled for some topics only: choosing among tags needs them all. */
   private readonly selection: TagSelection | null;
+  /** Chooses with the neighbourhood's share; null when no calibration reads it (neighbours ignored). */
+  private readonly neighbourSelection: TagSelection | null;
+  private readonly neighbourCalibration: Calibration | null;
+  private readonly taxonomy: Taxonomy;
   private readonly model: TopicModelReader | null;
   private readonly slugIndex = new Map<string, number>();
 
   constructor(taxonomy: Taxonomy, options: CompileOptions = {}) {
     this.version = taxonomy.version;
+    this.taxonomy = taxonomy;
     const calibration =
       options.calibration !== undefined
         ? options.calibration
@@ -124,6 +165,17 @@ export class CompiledTaxonomy {
           ? defaultCalibration()
           : null;
     this.selection = options.only ? null : new TagSelection(taxonomy, calibration);
+    const neighbourCalibration =
+      options.neighbourCalibration !== undefined
+        ? options.neighbourCalibration
+        : isDefault(taxonomy)
+          ? defaultNeighbourCalibration()
+          : null;
+    this.neighbourCalibration = neighbourCalibration?.readsNeighbours ? neighbourCalibration : null;
+    this.neighbourSelection =
+      options.only || !this.neighbourCalibration
+        ? null
+        : new TagSelection(taxonomy, this.neighbourCalibration);
     for (const spec of taxonomy.topics) {
       if (options.only && !options.only.has(spec.slug)) continue;
       const t = this.topics.length;
@@ -223,10 +275,58 @@ export class CompiledTaxonomy {
    * tags, strongest first (see TagSelection). Compiled with `only`, every topic of those that passes
    * is returned, unselected: the caller re-tags the papers it touches with the whole taxonomy.
    */
-  tag(paper: TaggablePaper, logits?: ReadonlyMap<string, number>): PaperTag[] {
-    const passing = this.passing(paper, logits);
+  tag(
+    paper: TaggablePaper,
+    logits?: ReadonlyMap<string, number>,
+    neighbours?: readonly TaggedNeighbour[],
+  ): PaperTag[] {
+    return this.chooseTags(paper, this.passing(paper, logits), neighbours);
+  }
+
+  /**
+   * The paper's direct tags from its passing tags (`passing()`, read once): without neighbours (or an
+   * empty list: nothing is known of its neighbourhood) exactly as the engine has always chosen; with them,
+   * each passing tag carries its topic's share among them and the calibration fitted with that share
+   * chooses, and a kept tag the share helped names its neighbours in its evidence.
+   */
+  chooseTags(
+    paper: TaggablePaper,
+    passing: readonly PaperTag[],
+    neighbours?: readonly TaggedNeighbour[],
+  ): PaperTag[] {
     if (!this.selection) return passing.map((tag) => this.explainModel(tag));
-    return this.select(paper, passing, this.selection).map((tag) => this.explainModel(tag));
+    const near = neighbours && neighbours.length > 0 ? neighbours : undefined;
+    if (!near || !this.neighbourSelection)
+      return this.select(paper, passing, this.selection).map((tag) => this.explainModel(tag));
+    return this.select(paper, withNeighbourShares(passing, near), this.neighbourSelection).map((tag) =>
+      this.explainNeighbours(this.explainModel(tag), near),
+    );
+  }
+
+  /**
+   * A paper's tags without its neighbourhood (`base`, what its neighbours' shares are read from) and with
+   * it, from one reading of its words (the costly part). `neighboursOf` is given the base tags, so a
+   * caller can index the paper before asking for its neighbours; undefined from it gives the base tags.
+   */
+  tagTwice(
+    paper: TaggablePaper,
+    neighboursOf: (base: readonly PaperTag[]) => readonly TaggedNeighbour[] | undefined,
+    logits?: ReadonlyMap<string, number>,
+  ): TagsTwice {
+    const passing = this.passing(paper, logits);
+    const base = this.chooseTags(paper, passing);
+    const neighbours = neighboursOf(base);
+    return { base, tags: neighbours ? this.chooseTags(paper, passing, neighbours) : base };
+  }
+
+  /** The paper's tags without neighbours and the broader topics they imply, as slugs: a neighbour's topics. */
+  baseTopics(paper: TaggablePaper): readonly string[] {
+    return this.topicsOf(this.tag(paper));
+  }
+
+  /** Direct tags and the broader topics they imply, as slugs (baseTopics from tags already chosen). */
+  topicsOf(direct: readonly PaperTag[]): readonly string[] {
+    return withAncestors(this.taxonomy, direct).map((t) => t.slug);
   }
 
   /**
@@ -249,11 +349,20 @@ export class CompiledTaxonomy {
     const strongest = this.model.strongest(t, MODEL_EVIDENCE_FEATURES);
     const words = strongest.map(([f, w]) => `${describeFeature(f)} +${w.toFixed(2)}`).join(', ');
     const detail = `learned from judged papers: ${words || 'no word for it'} (log-odds ${tag.model.toFixed(2)})`;
-    const line: TagEvidence = { rule: 'model', detail, points: 0 };
-    const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
-    const evidence =
-      at < 0 ? [...tag.evidence, line] : [...tag.evidence.slice(0, at), line, ...tag.evidence.slice(at)];
-    return { ...tag, evidence };
+    return beforeConfidence(tag, { rule: 'model', detail, points: 0 });
+  }
+
+  /**
+   * The neighbourhood's line for a kept tag whose share raised its confidence (a share of 0 adds
+   * nothing): how many of the nearest papers carry the topic, two of their titles, and the log-odds
+   * the share added, before the confidence line like the model's.
+   */
+  private explainNeighbours(tag: PaperTag, neighbours: readonly TaggedNeighbour[]): PaperTag {
+    const added = this.neighbourCalibration?.shareContribution(tag.neighbourShare ?? 0) ?? 0;
+    if (!(added > 0)) return tag;
+    const name = this.taxonomy.bySlug.get(tag.slug)?.name ?? tag.slug;
+    const detail = describeNeighbours(neighbourSupport(neighbours, tag.slug), name, added);
+    return beforeConfidence(tag, { rule: 'neighbours', detail, points: 0 });
   }
 
   /**
@@ -442,6 +551,14 @@ export class CompiledTaxonomy {
     }
     return { slug: topic.spec.slug, score: round(score), evidence };
   }
+}
+
+/** The tag with `line` added to its evidence just before its confidence line (last when it has none). */
+function beforeConfidence(tag: PaperTag, line: TagEvidence): PaperTag {
+  const at = tag.evidence.findIndex((e) => e.rule === 'confidence');
+  const evidence =
+    at < 0 ? [...tag.evidence, line] : [...tag.evidence.slice(0, at), line, ...tag.evidence.slice(at)];
+  return { ...tag, evidence };
 }
 
 function round(n: number): number {
