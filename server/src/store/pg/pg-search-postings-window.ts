@@ -109,6 +109,8 @@ const RANK = (vector: SearchVector) =>
 export interface ClauseParams {
   /** A plain word's term and idf, as parameter references. */
   word(atom: number): { term: string; idf: string };
+  /** A plain word's term alone, as a parameter reference (a prefix's papers narrowed to the word's). */
+  term(atom: number): string;
   /** A clause's words as arrays: each one's term, idf and columns. */
   words(atoms: readonly number[]): { terms: string; idfs: string; cols: string };
   /** A phrase's distinct words, as text parameters in their first order, and its idf. */
@@ -120,14 +122,28 @@ export interface ClauseParams {
 /**
  * A prefix's papers with their part of the score: its words' postings, one range of the key, summed per
  * paper as clauseSql sums a clause of several words (each form scored with the prefix's idf, as ts_rank
- * sums every entry a prefix finds), the paper kept when a form is in a column asked.
+ * sums every entry a prefix finds), the paper kept when a form is in a column asked. `within`: a word
+ * of another clause (its term's parameter), every paper the match keeps holding it: only its papers'
+ * postings of the range are ranked and summed, where every one was: at 10x "zhang*" beside "wei" ranked
+ * and hashed 42,820 postings for the 4,690 papers holding both, and "training*" beside "second" 85,770
+ * (its hash spilling to disk at the default work_mem) for 5,660, of which 6,410 postings are the second's.
  */
-function prefixSql(atom: PostingAtom, first: number, vector: SearchVector, params: ClauseParams): string {
+function prefixSql(
+  atom: PostingAtom,
+  first: number,
+  vector: SearchVector,
+  params: ClauseParams,
+  within: string | null,
+): string {
   const { from, to, idf } = params.range(first);
   const inTitle = vector === 'title_doc' ? ' AND p.title > 0' : '';
   const asked = vector === 'title_doc' ? 'TRUE' : inColumns(atom.weights);
+  const narrowed =
+    within === null
+      ? ''
+      : `\n        AND p.paper_id IN (SELECT x.paper_id FROM search_postings x WHERE x.word = ${within})`;
   return `SELECT p.paper_id, sum(${idf}::float8 * ${RANK(vector)}) AS s FROM search_postings p
-      WHERE p.word >= ${from} AND p.word < ${to}${inTitle}
+      WHERE p.word >= ${from} AND p.word < ${to}${inTitle}${narrowed}
       GROUP BY p.paper_id${asked === 'TRUE' ? '' : ` HAVING bool_or(${asked})`}`;
 }
 
@@ -179,11 +195,12 @@ function clauseSql(
   vector: SearchVector,
   params: ClauseParams,
   newest: string | null = null,
+  within: string | null = null,
 ): string {
   const rank = RANK(vector);
   const [only] = clause;
   if (only?.phrase !== undefined) return phraseSql(only, first, vector, params);
-  if (only?.prefix === true) return prefixSql(only, first, vector, params);
+  if (only?.prefix === true) return prefixSql(only, first, vector, params, within);
   if (clause.length === 1 && only !== undefined) {
     const { term, idf } = params.word(first);
     const holds = inColumns(vector === 'title_doc' ? 'A' : only.weights);
@@ -276,10 +293,24 @@ function clausesMet(
   params: ClauseParams,
   newest: string | null = null,
 ) {
-  let atom = 0;
-  const parts = clauses.map((clause) => {
-    const sql = clauseSql(clause, atom, vector, params, newestOnly(clauses, vector) ? newest : null);
-    atom += clause.length;
+  const starts = clauses.map((_, c) => clauses.slice(0, c).reduce((n, k) => n + k.length, 0));
+  // A word alone in a clause of its own: every paper met holds it (in some column), so a prefix's range
+  // reads only its papers' postings.
+  const plain = clauses.findIndex(
+    (k) => k.length === 1 && k[0]?.phrase === undefined && k[0]?.prefix !== true,
+  );
+  let within: string | null = null;
+  const parts = clauses.map((clause, c) => {
+    const narrowed = plain !== -1 && plain !== c && clause[0]?.prefix === true;
+    if (narrowed && within === null) within = params.term(starts[plain] ?? 0);
+    const sql = clauseSql(
+      clause,
+      starts[c] ?? 0,
+      vector,
+      params,
+      newestOnly(clauses, vector) ? newest : null,
+      narrowed ? within : null,
+    );
     return sql;
   });
   const [first = '', ...rest] = parts;

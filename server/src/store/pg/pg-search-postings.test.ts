@@ -163,6 +163,10 @@ describe.skipIf(postgres.skip !== null)('search postings on PostgreSQL', () => {
       [allOf([inColumns(['abstract'], word('ten', true)), word('graph')]), since],
       [inColumns(['title'], allOf([word('gra', true), word('methods')])), NO_FILTERS],
       [allOf([word('zzz', true), word('graph')]), NO_FILTERS],
+      // …its range read only for the papers of a word alone in a clause, whichever columns that word asks.
+      [allOf([inColumns(['title'], word('graph')), word('spa', true), word('kernel')]), NO_FILTERS],
+      [allOf([word('gra', true), inColumns(['authors'], word('kernel'))]), NO_FILTERS],
+      [allOf([anyOf([word('graph'), word('tensor')]), word('spa', true)]), NO_FILTERS],
       [inColumns(['title'], anyOf([word('ten', true), word('quorum')])), NO_FILTERS],
       // Several words in every column or in titles, unfiltered: only each word's newest postings are read.
       [anyOf([word('graph'), word('sparse'), word('kernel')]), NO_FILTERS],

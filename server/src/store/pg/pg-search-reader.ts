@@ -561,6 +561,7 @@ function clauseParams(
   };
   return {
     word: (i) => ({ term: `${next(atoms[i]?.term ?? '')}::text`, idf: next(idf[i] ?? 0) }),
+    term: (i) => `${next(atoms[i]?.term ?? '')}::text`,
     words: (at) => {
       const of = at.map((i) => ({ atom: atoms[i], idf: idf[i] ?? 0 }));
       return {
