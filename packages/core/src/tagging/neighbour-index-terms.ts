@@ -1,0 +1,141 @@
+/**
+ * How the neighbour index reads a paper: the words of `tokenise(text).lower` that are at least three
+ * characters and not all digits, title words counted twice, weighted (1 + ln tf) · idf. The same reading
+ * as tests/eval/neighbourhood.ts's exact scan, so the index's neighbours are that scan's, pruned.
+ */
+import { foldLowered } from './tokenise.ts';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const ALL_DIGITS = /^\d+$/;
+export const TITLE_WEIGHT = 2;
+
+/** Calls `visit(word, weight)` for every counted word of the paper, in text order. */
+export function forEachWord(
+  title: string,
+  abstract: string,
+  visit: (word: string, weight: number) => void,
+): void {
+  scan(title, TITLE_WEIGHT, visit);
+  scan(abstract, 1, visit);
+}
+
+function scan(text: string, weight: number, visit: (word: string, weight: number) => void): void {
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+    const word = foldLowered(m[0].toLowerCase());
+    if (word.length >= 3 && !ALL_DIGITS.test(word)) visit(word, weight);
+  }
+}
+
+/**
+ * A paper's counts over a numbered vocabulary, gathered in arrays reused from paper to paper (one paper's
+ * distinct words are listed in `terms[0..length)`, their counts in `count[term]`); `clear` readies it for
+ * the next paper without touching the whole vocabulary.
+ */
+export class TermCounts {
+  count: Uint16Array;
+  terms: Int32Array;
+  length = 0;
+
+  constructor(vocabulary: number) {
+    this.count = new Uint16Array(Math.max(16, vocabulary));
+    this.terms = new Int32Array(256);
+  }
+
+  add(term: number, weight: number): void {
+    if (term >= this.count.length) {
+      const grown = new Uint16Array(Math.max(term + 1, this.count.length * 2));
+      grown.set(this.count);
+      this.count = grown;
+    }
+    const before = this.count[term] ?? 0;
+    if (before === 0) {
+      if (this.length === this.terms.length) {
+        const grown = new Int32Array(this.terms.length * 2);
+        grown.set(this.terms);
+        this.terms = grown;
+      }
+      this.terms[this.length++] = term;
+    }
+    // A word repeated 65,535 times in one abstract weighs as much as one repeated that often less one.
+    this.count[term] = Math.min(0xffff, before + weight);
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.length; i++) this.count[this.terms[i]!] = 0;
+    this.length = 0;
+  }
+}
+
+/**
+ * A paper's unit vector over the kept vocabulary, then only its `limit` heaviest terms, written to `outTerms`/`outWeights`; returns how many. The norm is the whole vector's, so
+ * the weights kept are the true cosine components and a pruned dot product never exceeds the exact one.
+ */
+export function heaviestTerms(
+  counts: TermCounts,
+  idf: Float32Array,
+  limit: number,
+  outTerms: Int32Array,
+  outWeights: Float32Array,
+  scratch: { terms: Int32Array; weights: Float32Array },
+): number {
+  let n = 0;
+  let sumSquares = 0;
+  if (scratch.terms.length < counts.length) {
+    scratch.terms = new Int32Array(counts.length * 2);
+    scratch.weights = new Float32Array(counts.length * 2);
+  }
+  const terms = scratch.terms;
+  const weights = scratch.weights;
+  for (let i = 0; i < counts.length; i++) {
+    const t = counts.terms[i]!;
+    const w = (1 + Math.log(counts.count[t]!)) * idf[t]!;
+    if (!(w > 0)) continue;
+    terms[n] = t;
+    weights[n] = w;
+    sumSquares += w * w;
+    n++;
+  }
+  if (n === 0) return 0;
+  const norm = Math.sqrt(sumSquares);
+  if (n > limit) selectHeaviest(terms, weights, n, limit);
+  const kept = Math.min(n, limit);
+  for (let i = 0; i < kept; i++) {
+    outTerms[i] = terms[i]!;
+    outWeights[i] = weights[i]! / norm;
+  }
+  return kept;
+}
+
+/** Moves the `limit` heaviest of the first `n` entries to the front (in no particular order). */
+function selectHeaviest(terms: Int32Array, weights: Float32Array, n: number, limit: number): void {
+  // Quickselect on the weights, the terms moved alongside: a paper has a few hundred words at most.
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = weights[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (weights[i]! > pivot) i++;
+      while (weights[j]! < pivot) j--;
+      if (i <= j) {
+        swap(terms, weights, i, j);
+        i++;
+        j--;
+      }
+    }
+    if (limit - 1 <= j) hi = j;
+    else if (limit - 1 >= i) lo = i;
+    else return;
+  }
+}
+
+function swap(terms: Int32Array, weights: Float32Array, i: number, j: number): void {
+  const t = terms[i]!;
+  terms[i] = terms[j]!;
+  terms[j] = t;
+  const w = weights[i]!;
+  weights[i] = weights[j]!;
+  weights[j] = w;
+}
