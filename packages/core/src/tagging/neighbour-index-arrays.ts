@@ -2,7 +2,7 @@
  * The neighbour index's storage helpers: typed arrays that grow by doubling while papers are added, and
  * the table of topics interned to small numbers (a paper's topics are a run of Uint16 codes).
  */
-type NumberArray = Int32Array | Uint32Array | Uint16Array | Float32Array;
+type NumberArray = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float32Array;
 
 export class GrowableArray<T extends NumberArray> {
   #data: T;

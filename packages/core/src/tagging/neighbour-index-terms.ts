@@ -3,9 +3,9 @@
  * characters and not all digits, title words counted twice, weighted (1 + ln tf) · idf. The same reading
  * as tests/eval/neighbourhood.ts's exact scan, so the index's neighbours are that scan's, pruned.
  */
-import { foldLowered } from './tokenise.ts';
+import { foldLowered, foldLoweredSlice } from './tokenise.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 const ALL_DIGITS = /^\d+$/;
 export const TITLE_WEIGHT = 2;
 
@@ -19,12 +19,44 @@ export function forEachWord(
   scan(abstract, 1, visit);
 }
 
+/**
+ * The words of `tokenise(text).lower` (runs of letters and digits, lowercased, plural-folded) that are
+ * three characters or more and not all digits. A hand-written scan: this reads every word of every paper
+ * a whole-store tagging asks about, and a lowercase ASCII word is cut from the text in one slice.
+ */
 function scan(text: string, weight: number, visit: (word: string, weight: number) => void): void {
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
-    const word = foldLowered(m[0].toLowerCase());
-    if (word.length >= 3 && !ALL_DIGITS.test(word)) visit(word, weight);
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let width = charWidth(text, i, c);
+    if (width === 0) {
+      i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    let plain = true; // lowercase ASCII letters and digits only
+    let digits = true;
+    while (width > 0) {
+      if (c > 0x7a || (c >= 0x41 && c <= 0x5a)) plain = false;
+      if (c < 0x30 || c > 0x39) digits = false;
+      i += width;
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      width = charWidth(text, i, c);
+    }
+    if (digits || (plain && i - start < 3)) continue;
+    const word = plain ? foldLoweredSlice(text, start, i) : foldLowered(text.slice(start, i).toLowerCase());
+    // A fold can leave digits only ("100s" is read "100").
+    if (word.length >= 3 && !(word.charCodeAt(0) <= 0x39 && ALL_DIGITS.test(word))) visit(word, weight);
   }
+}
+
+/** How many UTF-16 units the letter or digit at `i` takes (2 for a surrogate pair), 0 if it is neither. */
+function charWidth(text: string, i: number, c: number): number {
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
+  if (c >= 0xd800 && c <= 0xdbff) return WORD_CHAR.test(text.slice(i, i + 2)) ? 2 : 0;
+  return WORD_CHAR.test(text[i] ?? '') ? 1 : 0;
 }
 
 /**
@@ -108,7 +140,7 @@ export function heaviestTerms(
 }
 
 /** Moves the `limit` heaviest of the first `n` entries to the front (in no particular order). */
-function selectHeaviest(terms: Int32Array, weights: Float32Array, n: number, limit: number): void {
+export function selectHeaviest(terms: Int32Array, weights: Float32Array, n: number, limit: number): void {
   // Quickselect on the weights, the terms moved alongside: a paper has a few hundred words at most.
   let lo = 0;
   let hi = n - 1;

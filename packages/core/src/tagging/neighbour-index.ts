@@ -1,14 +1,17 @@
 /**
  * A paper's nearest papers by TF-IDF cosine over title and abstract words (issue 9: the neighbourhood as a
  * tagging signal), fast enough to ask for every paper of a whole-store tagging. The vectors are those of
- * tests/eval/neighbourhood.ts's exact scan (neighbour-index-terms.ts); speed comes from impact pruning:
- * each paper is posted under its `postingTerms` heaviest terms only and a query reads its `queryTerms`
- * heaviest, so a query touches a few hundred postings instead of every paper sharing any word. Scores are
- * the dot product over the terms both kept: never above the exact cosine, and equal to it for papers whose
- * weight sits in few terms. Postings are typed arrays (CSR), topics small numbers.
+ * tests/eval/neighbourhood.ts's exact scan (neighbour-index-terms.ts). Two stages:
+ * - candidates by impact pruning: each paper is posted under its `postingTerms` heaviest terms only, so a
+ *   query reads short posting lists (a common word is rarely among a paper's heaviest) and scores the papers
+ *   met by the dot product over the terms both kept; the best `candidates` go on;
+ * - those are re-scored with the whole cosine from each paper's stored vector (its `forwardTerms`
+ *   heaviest terms, weights in a byte), so the order and the similarities are the exact scan's, up to the
+ *   byte's rounding, for every paper the first stage found.
+ * Postings and vectors are typed arrays (CSR), topics small numbers.
  */
 import { GrowableArray, TopicTable, TopK } from './neighbour-index-arrays.ts';
-import { forEachWord, heaviestTerms, TermCounts } from './neighbour-index-terms.ts';
+import { forEachWord, heaviestTerms, selectHeaviest, TermCounts } from './neighbour-index-terms.ts';
 
 export interface NeighbourSource {
   id: string;
@@ -28,8 +31,12 @@ export interface Neighbour {
 export interface NeighbourIndexOptions {
   /** Each paper is posted under this many of its heaviest terms (impact pruning). */
   postingTerms?: number;
-  /** A query reads this many of its paper's heaviest terms. */
+  /** The first stage reads this many of the query paper's heaviest terms. */
   queryTerms?: number;
+  /** Papers of the first stage re-scored with the whole cosine. */
+  candidates?: number;
+  /** Terms of each paper's stored vector (its heaviest), for the re-scoring. */
+  forwardTerms?: number;
   /** Words in more than this share of the papers carry no topic (a stand-in for a stopword list). */
   maxDfShare?: number;
   /** Words in fewer papers than this link no two papers worth linking. */
@@ -38,7 +45,9 @@ export interface NeighbourIndexOptions {
 
 const DEFAULTS: Required<NeighbourIndexOptions> = {
   postingTerms: 24,
-  queryTerms: 12,
+  queryTerms: 16,
+  candidates: 100,
+  forwardTerms: 1000,
   maxDfShare: 0.08,
   minDf: 2,
 };
@@ -46,6 +55,15 @@ const DEFAULTS: Required<NeighbourIndexOptions> = {
 /** The index advises a rebuild once papers added after build make it this many times its built size. */
 const REBUILD_GROWTH = 1.25;
 const DEFAULT_K = 15;
+/** Unit weights are stored in a byte: round(w × 255); a weight under 1/510 is left out. */
+const BYTE = 255;
+
+/** A paper's vector: term numbers and byte weights, paper i at starts[i]..starts[i + 1]. */
+interface Vectors {
+  starts: Uint32Array;
+  terms: Uint16Array | Uint32Array;
+  weights: Uint8Array;
+}
 
 /** Collects the papers, then fixes the vocabulary and idf over all of them in `build`. */
 export class NeighbourIndexBuilder {
@@ -63,6 +81,11 @@ export class NeighbourIndexBuilder {
 
   constructor(options?: NeighbourIndexOptions) {
     this.#options = { ...DEFAULTS, ...options };
+    const { postingTerms, forwardTerms } = this.#options;
+    if (!(postingTerms >= 1 && postingTerms <= 255 && forwardTerms >= postingTerms))
+      throw new Error(
+        `postingTerms must be 1–255 and forwardTerms at least as many; got ${postingTerms} and ${forwardTerms}.`,
+      );
     this.#starts.push(0);
   }
 
@@ -97,8 +120,8 @@ export class NeighbourIndexBuilder {
 
   build(): NeighbourIndex {
     const n = this.#ids.length;
-    const { minDf, maxDfShare, postingTerms } = this.#options;
-    // Renumber the kept words 0..V-1, the most linking vocabulary only.
+    const { minDf, maxDfShare, postingTerms, forwardTerms } = this.#options;
+    // Renumber the kept words 0..V-1, the linking vocabulary only.
     const keptOf = new Int32Array(this.#words.size).fill(-1);
     const vocabulary = new Map<string, number>();
     const idfs: number[] = [];
@@ -110,46 +133,40 @@ export class NeighbourIndexBuilder {
       idfs.push(Math.log(n / df));
     }
     const idf = Float32Array.from(idfs);
-    // Each paper's heaviest terms, then posted by term (two passes: count, then fill).
-    const chosenTerms = new Int32Array(n * postingTerms);
-    const chosenWeights = new Float32Array(n * postingTerms);
-    const chosen = new Uint8Array(n);
-    const perTerm = new Uint32Array(vocabulary.size + 1);
-    const counts = new TermCounts(vocabulary.size);
+    const v = vocabulary.size;
+    // Each paper's vector, heaviest terms first among the posted ones; postings counted per term.
+    const fwd = new VectorWriter();
+    const perTerm = new Uint32Array(v + 1);
+    const counts = new TermCounts(v);
     const scratch = { terms: new Int32Array(512), weights: new Float32Array(512) };
+    const out = { terms: new Int32Array(forwardTerms), weights: new Float32Array(forwardTerms) };
     const terms = this.#terms.view;
     const tfs = this.#counts.view;
     const starts = this.#starts.view;
+    const posted = new Uint8Array(n);
     for (let d = 0; d < n; d++) {
       for (let j = starts[d]!, end = starts[d + 1]!; j < end; j++) {
         const kept = keptOf[terms[j]!]!;
         if (kept >= 0) counts.add(kept, tfs[j]!);
       }
-      const at = d * postingTerms;
-      const m = heaviestTerms(
-        counts,
-        idf,
-        postingTerms,
-        chosenTerms.subarray(at, at + postingTerms),
-        chosenWeights.subarray(at, at + postingTerms),
-        scratch,
-      );
+      const m = heaviestTerms(counts, idf, forwardTerms, out.terms, out.weights, scratch);
       counts.clear();
-      chosen[d] = m;
-      for (let i = 0; i < m; i++) perTerm[chosenTerms[at + i]! + 1]! += 1;
+      if (m > postingTerms) selectHeaviest(out.terms, out.weights, m, postingTerms);
+      posted[d] = fwd.write(out.terms, out.weights, m, postingTerms);
+      const at = fwd.starts.at(d);
+      for (let i = 0; i < posted[d]!; i++) perTerm[fwd.terms.at(at + i) + 1]! += 1;
     }
-    for (let t = 0; t < vocabulary.size; t++) perTerm[t + 1]! += perTerm[t]!;
-    const total = perTerm[vocabulary.size]!;
-    const postingDocs = new Int32Array(total);
-    const postingWeights = new Float32Array(total);
-    const fill = perTerm.slice(0, vocabulary.size);
+    for (let t = 0; t < v; t++) perTerm[t + 1]! += perTerm[t]!;
+    const vectors = fwd.done(v);
+    const postingDocs = new Int32Array(perTerm[v]!);
+    const postingWeights = new Uint8Array(perTerm[v]!);
+    const fill = perTerm.slice(0, v);
     for (let d = 0; d < n; d++) {
-      const at = d * postingTerms;
-      for (let i = 0; i < chosen[d]!; i++) {
-        const t = chosenTerms[at + i]!;
-        const slot = fill[t]!++;
+      const at = vectors.starts[d]!;
+      for (let i = 0; i < posted[d]!; i++) {
+        const slot = fill[vectors.terms[at + i]!]!++;
         postingDocs[slot] = d;
-        postingWeights[slot] = chosenWeights[at + i]!;
+        postingWeights[slot] = vectors.weights[at + i]!;
       }
     }
     this.#topics.trim();
@@ -160,10 +177,46 @@ export class NeighbourIndexBuilder {
       postingStarts: perTerm,
       postingDocs,
       postingWeights,
+      vectors,
       ids: this.#ids,
       titles: this.#titles,
       topics: this.#topics,
     });
+  }
+}
+
+/** Papers' vectors as they are read, in byte weights; the `first` terms of each (those posted) lead. */
+class VectorWriter {
+  readonly starts = new GrowableArray((n) => new Uint32Array(n));
+  readonly terms = new GrowableArray((n) => new Uint32Array(n), 1 << 16);
+  readonly weights = new GrowableArray((n) => new Uint8Array(n), 1 << 16);
+
+  constructor() {
+    this.starts.push(0);
+  }
+
+  /** Writes one paper; returns how many of its `first` terms were kept (a weight rounding to 0 is not). */
+  write(terms: Int32Array, weights: Float32Array, m: number, first: number): number {
+    let lead = 0;
+    for (let i = 0; i < m; i++) {
+      const byte = Math.round(weights[i]! * BYTE);
+      if (byte === 0) continue;
+      this.terms.push(terms[i]!);
+      this.weights.push(byte);
+      if (i < first) lead++;
+    }
+    this.starts.push(this.terms.length);
+    return lead;
+  }
+
+  /** The vectors in arrays of their exact length; term numbers in 16 bits when the vocabulary allows. */
+  done(vocabulary: number): Vectors {
+    const terms = this.terms.trimmed();
+    return {
+      starts: this.starts.trimmed(),
+      terms: vocabulary <= 0x10000 ? Uint16Array.from(terms) : terms,
+      weights: this.weights.trimmed(),
+    };
   }
 }
 
@@ -174,7 +227,8 @@ export interface NeighbourIndexParts {
   idf: Float32Array;
   postingStarts: Uint32Array;
   postingDocs: Int32Array;
-  postingWeights: Float32Array;
+  postingWeights: Uint8Array;
+  vectors: Vectors;
   ids: string[];
   titles: string[];
   topics: TopicTable;
@@ -185,7 +239,7 @@ export interface NeighbourIndexFootprint {
   papers: number;
   words: number;
   postings: number;
-  /** Bytes of the typed arrays (postings, idf, topics). */
+  /** Bytes of the typed arrays (postings, vectors, idf, topics, the query's scratch). */
   arrayBytes: number;
   /** Characters of the ids, titles and vocabulary words held (a byte each when Latin-1, two otherwise). */
   stringChars: number;
@@ -197,17 +251,21 @@ export class NeighbourIndex {
   readonly #idf: Float32Array;
   readonly #postingStarts: Uint32Array;
   readonly #postingDocs: Int32Array;
-  readonly #postingWeights: Float32Array;
+  readonly #postingWeights: Uint8Array;
+  readonly #vectors: Vectors;
   readonly #ids: string[];
   readonly #titles: string[];
   readonly #topics: TopicTable;
   readonly #builtSize: number;
-  // Papers added after build, posted per term in plain arrays (a small share of the index by design).
+  // Papers added after build: postings per term in plain arrays, vectors in growing ones (a small share
+  // of the index: a rebuild is advised at a quarter).
   readonly #added = new Map<number, { docs: number[]; weights: number[] }>();
+  readonly #addedVectors = new VectorWriter();
   #addedPostings = 0;
-  // Per query: the scores, the papers scored, the query's terms; reused from query to query.
+  // Per query, reused: the first stage's scores and the papers met, the query's vector spread out.
   #scores: Float32Array;
   #touched: Int32Array;
+  readonly #query: Float32Array;
   readonly #counts: TermCounts;
   readonly #queryTerms: Int32Array;
   readonly #queryWeights: Float32Array;
@@ -221,16 +279,18 @@ export class NeighbourIndex {
     this.#postingStarts = parts.postingStarts;
     this.#postingDocs = parts.postingDocs;
     this.#postingWeights = parts.postingWeights;
+    this.#vectors = parts.vectors;
     this.#ids = parts.ids;
     this.#titles = parts.titles;
     this.#topics = parts.topics;
     this.#builtSize = parts.ids.length;
     this.#scores = new Float32Array(Math.max(1, this.#builtSize));
     this.#touched = new Int32Array(Math.max(1, this.#builtSize));
+    this.#query = new Float32Array(Math.max(1, parts.vocabulary.size));
     this.#counts = new TermCounts(parts.vocabulary.size);
-    const q = Math.max(parts.options.queryTerms, parts.options.postingTerms);
-    this.#queryTerms = new Int32Array(q);
-    this.#queryWeights = new Float32Array(q);
+    const most = Math.max(parts.options.queryTerms, parts.options.forwardTerms);
+    this.#queryTerms = new Int32Array(most);
+    this.#queryWeights = new Float32Array(most);
   }
 
   get size(): number {
@@ -239,46 +299,32 @@ export class NeighbourIndex {
 
   /** True once papers added after build have made the index 25% larger than built: its idf has aged. */
   get rebuildAdvised(): boolean {
-    return this.size >= this.#builtSize * REBUILD_GROWTH && this.size > this.#builtSize;
+    return this.size > this.#builtSize && this.size >= this.#builtSize * REBUILD_GROWTH;
   }
 
   /** Up to k nearest papers of the index, most similar first, never the paper itself (same id). */
   nearest(paper: { id: string; title: string; abstract: string }, k = DEFAULT_K): Neighbour[] {
     if (k < 1 || this.size === 0) return [];
-    const q = this.#read(paper.title, paper.abstract, this.#options.queryTerms);
-    const scores = this.#scores;
-    const touched = this.#touched;
-    let nTouched = 0;
-    const docs = this.#postingDocs;
-    const weights = this.#postingWeights;
-    for (let i = 0; i < q; i++) {
-      const t = this.#queryTerms[i]!;
-      const w = this.#queryWeights[i]!;
-      for (let j = this.#postingStarts[t]!, end = this.#postingStarts[t + 1]!; j < end; j++) {
-        const d = docs[j]!;
-        if (scores[d] === 0) touched[nTouched++] = d;
-        scores[d]! += w * weights[j]!;
-      }
-      const added = this.#added.get(t);
-      if (added)
-        for (let j = 0; j < added.docs.length; j++) {
-          const d = added.docs[j]!;
-          if (scores[d] === 0) touched[nTouched++] = d;
-          scores[d]! += w * added.weights[j]!;
-        }
-    }
-    // One more than asked, in case the paper itself is among them.
+    const { queryTerms, forwardTerms } = this.#options;
+    const m = this.#read(paper.title, paper.abstract, Math.max(queryTerms, forwardTerms));
+    if (m === 0) return [];
+    const query = this.#query;
+    for (let i = 0; i < m; i++) query[this.#queryTerms[i]!] = this.#queryWeights[i]!;
+    // Stage 1 reads the query's heaviest terms, as the papers were posted.
+    const q = Math.min(m, queryTerms);
+    if (q < m) selectHeaviest(this.#queryTerms, this.#queryWeights, m, q);
     const top = this.#top;
+    top.reset(Math.max(this.#options.candidates, k + 1));
+    this.#firstStage(q, top);
+    // Stage 2: the whole cosine of each candidate (one more than asked, in case the paper itself is one).
+    const candidates = top.sorted();
     top.reset(k + 1);
-    for (let i = 0; i < nTouched; i++) {
-      const d = touched[i]!;
-      top.offer(d, scores[d]!);
-      scores[d] = 0;
-    }
+    for (const { doc } of candidates) top.offer(doc, this.#cosine(doc));
+    for (let i = 0; i < m; i++) query[this.#queryTerms[i]!] = 0;
     const out: Neighbour[] = [];
     for (const { doc, sim } of top.sorted()) {
       const id = this.#ids[doc] ?? '';
-      if (id === paper.id || out.length === k) continue;
+      if (id === paper.id || out.length === k || !(sim > 0)) continue;
       out.push({ id, title: this.#titles[doc] ?? '', sim, topics: this.#topics.of(doc) });
     }
     return out;
@@ -286,18 +332,22 @@ export class NeighbourIndex {
 
   /** Adds papers after build (new harvests) with the idf fixed at build. */
   add(papers: Iterable<NeighbourSource>): void {
-    const limit = this.#options.postingTerms;
+    const { postingTerms, forwardTerms } = this.#options;
+    const vectors = this.#addedVectors;
     for (const paper of papers) {
       const doc = this.#ids.length;
-      const m = this.#read(paper.title, paper.abstract, limit);
-      for (let i = 0; i < m; i++) {
-        const t = this.#queryTerms[i]!;
+      const m = this.#read(paper.title, paper.abstract, forwardTerms);
+      if (m > postingTerms) selectHeaviest(this.#queryTerms, this.#queryWeights, m, postingTerms);
+      const posted = vectors.write(this.#queryTerms, this.#queryWeights, m, postingTerms);
+      const at = vectors.starts.at(doc - this.#builtSize);
+      for (let i = 0; i < posted; i++) {
+        const t = vectors.terms.at(at + i);
         let list = this.#added.get(t);
         if (!list) this.#added.set(t, (list = { docs: [], weights: [] }));
         list.docs.push(doc);
-        list.weights.push(this.#queryWeights[i]!);
+        list.weights.push(vectors.weights.at(at + i));
       }
-      this.#addedPostings += m;
+      this.#addedPostings += posted;
       this.#ids.push(paper.id);
       this.#titles.push(paper.title);
       this.#topics.push(paper.topics);
@@ -313,6 +363,7 @@ export class NeighbourIndex {
     for (const id of this.#ids) stringChars += id.length;
     for (const title of this.#titles) stringChars += title.length;
     for (const word of this.#vocabulary.keys()) stringChars += word.length;
+    const v = this.#vectors;
     return {
       papers: this.size,
       words: this.#vocabulary.size,
@@ -322,11 +373,62 @@ export class NeighbourIndex {
         this.#postingStarts.byteLength +
         this.#postingDocs.byteLength +
         this.#postingWeights.byteLength +
+        v.starts.byteLength +
+        v.terms.byteLength +
+        v.weights.byteLength +
         this.#topics.bytes +
         this.#scores.byteLength +
-        this.#touched.byteLength,
+        this.#touched.byteLength +
+        this.#query.byteLength,
       stringChars,
     };
+  }
+
+  /** Scores the papers posted under the query's first `q` terms; offers each to `top`. */
+  #firstStage(q: number, top: TopK): void {
+    const scores = this.#scores;
+    const touched = this.#touched;
+    const starts = this.#postingStarts;
+    const docs = this.#postingDocs;
+    const weights = this.#postingWeights;
+    let met = 0;
+    for (let i = 0; i < q; i++) {
+      const t = this.#queryTerms[i]!;
+      const w = this.#queryWeights[i]!;
+      for (let j = starts[t]!, end = starts[t + 1]!; j < end; j++) {
+        const d = docs[j]!;
+        if (scores[d] === 0) touched[met++] = d;
+        scores[d]! += w * weights[j]!;
+      }
+      const added = this.#added.get(t);
+      if (added)
+        for (let j = 0; j < added.docs.length; j++) {
+          const d = added.docs[j]!;
+          if (scores[d] === 0) touched[met++] = d;
+          scores[d]! += w * added.weights[j]!;
+        }
+    }
+    for (let i = 0; i < met; i++) {
+      const d = touched[i]!;
+      top.offer(d, scores[d]!);
+      scores[d] = 0;
+    }
+  }
+
+  /** Paper `doc`'s cosine with the query spread out in #query. */
+  #cosine(doc: number): number {
+    const query = this.#query;
+    let dot = 0;
+    if (doc < this.#builtSize) {
+      const { starts, terms, weights } = this.#vectors;
+      for (let j = starts[doc]!, end = starts[doc + 1]!; j < end; j++) dot += query[terms[j]!]! * weights[j]!;
+    } else {
+      const { starts, terms, weights } = this.#addedVectors;
+      const local = doc - this.#builtSize;
+      for (let j = starts.at(local), end = starts.at(local + 1); j < end; j++)
+        dot += query[terms.at(j)]! * weights.at(j);
+    }
+    return dot / BYTE;
   }
 
   /** The paper's `limit` heaviest terms into #queryTerms/#queryWeights; returns how many. */
