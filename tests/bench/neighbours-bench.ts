@@ -2,7 +2,7 @@
  * `pnpm bench neighbours` (issue 9): core's NeighbourIndex over the listing corpus, at 1x and at N times it
  * (`--copies N`, default 10: scale-corpus.ts's copies, fresh ids and one made-up word per copy). Each paper's
  * topics are the shipped engine's (with ancestors) at 1x; a copy keeps its original's. Prints per size the
- * build time, the memory (the heap's growth after a collection, and the index's own count of its arrays and
+ * build time, the memory (the growth of the heap and ArrayBuffers after a collection, and the index's own count of its arrays and
  * strings: the copies share their titles with the corpus, so the heap's growth leaves those out), and
  * `nearest` calls per second (CPU) over evenly spaced papers; at 1x also recall@15 against the exact scan
  * (tests/eval/neighbourhood.ts's ExactNeighbours, every word of every paper) and how far the neighbourhood's
@@ -36,7 +36,9 @@ const collect = runInNewContext('gc') as () => void;
 function heapUsed(): number {
   collect();
   collect();
-  return process.memoryUsage().heapUsed;
+  // Typed arrays' contents live outside the JS heap, in ArrayBuffers.
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
 /** `count` indices spread evenly over 0..n-1: every run and every size asks the same papers. */
