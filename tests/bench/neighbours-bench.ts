@@ -84,8 +84,8 @@ function measure(
   const buildMs = performance.now() - t0;
   const heapMiB = (heapUsed() - before) / 2 ** 20;
   const own = index.footprint();
-  // Each string: its characters (one byte each, Latin-1) and a 16-byte header; a word's Map entry ~24 more.
-  const ownBytes = own.arrayBytes + own.stringChars + 16 * (2 * own.papers + own.words) + 24 * own.words;
+  // Each id and title: its characters (one byte each, Latin-1), a 16-byte header, an 8-byte array slot.
+  const ownBytes = own.arrayBytes + own.stringChars + 24 * 2 * own.papers;
   const ownMiB = ownBytes / 2 ** 20;
   const asked = spaced(index.size, queries).map((i) => {
     const p = papers[i % papers.length]!;

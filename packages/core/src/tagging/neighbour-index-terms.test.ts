@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachWord } from './neighbour-index-terms.ts';
+import { countTerms, forEachWord, TermCounts, WordTable } from './neighbour-index-terms.ts';
 import { tokenise } from './tokenise.ts';
 
 const words = (title: string, abstract: string) => {
@@ -24,5 +24,29 @@ describe('forEachWord', () => {
     const text = 'Étude des réseaux: Straße, ΣΊΣΥΦΟΣ, İstanbul, 𝐁𝐨𝐥𝐝 words, 東京大学 models, x²y, ١٢٣ digits';
     const expected = tokenise(text).lower.filter((w) => w.length >= 3 && !/^\d+$/.test(w));
     expect(words('', text).map(([w]) => w)).toEqual(expected);
+  });
+});
+
+describe('countTerms', () => {
+  it('counts the words forEachWord reads, looked up in the table, and skips words it does not hold', () => {
+    const title = 'Policies of LLMs';
+    const abstract = 'Études of policies and agents: Agents, AGENTS, studies, class, gpus, 𝐁𝐨𝐥𝐝; unknownword.';
+    // As tokenise folds them: "Études" is read "étude"; mathematical bold letters have no lowercase.
+    const kept = ['policy', 'llm', 'étude', 'agent', 'study', 'class', 'gpus', '𝐁𝐨𝐥𝐝'];
+    const counts = new TermCounts(kept.length);
+    countTerms(title, abstract, new WordTable(kept), counts);
+    const got = new Map<string, number>();
+    for (let i = 0; i < counts.length; i++) got.set(kept[counts.terms[i]!]!, counts.count[counts.terms[i]!]!);
+    // Title words twice: policy 2 + 1, llm 2, agent three times in the abstract.
+    expect(Object.fromEntries(got)).toEqual({
+      policy: 3,
+      llm: 2,
+      étude: 1,
+      agent: 3,
+      study: 1,
+      class: 1,
+      gpus: 1,
+      '𝐁𝐨𝐥𝐝': 1,
+    });
   });
 });

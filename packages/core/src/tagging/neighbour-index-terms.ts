@@ -171,3 +171,112 @@ function swap(terms: Int32Array, weights: Float32Array, i: number, j: number): v
   weights[i] = weights[j]!;
   weights[j] = w;
 }
+
+const LOWER_S = 0x73;
+const LOWER_Y = 0x79;
+
+/**
+ * The kept vocabulary, looked up straight from a text's characters: a query reads every word of a paper,
+ * and a lowercase ASCII word (most of them) is then found without making a string or hashing one twice.
+ * Open addressing over an FNV-1a hash of the UTF-16 units.
+ */
+export class WordTable {
+  readonly #chars: Uint16Array;
+  readonly #starts: Uint32Array;
+  readonly #slots: Int32Array;
+  readonly #mask: number;
+
+  /** Term i is `words[i]`. */
+  constructor(words: readonly string[]) {
+    let total = 0;
+    for (const w of words) total += w.length;
+    this.#chars = new Uint16Array(total);
+    this.#starts = new Uint32Array(words.length + 1);
+    let size = 16;
+    while (size < words.length * 2) size *= 2;
+    this.#slots = new Int32Array(size).fill(-1);
+    this.#mask = size - 1;
+    let at = 0;
+    words.forEach((w, t) => {
+      for (let i = 0; i < w.length; i++) this.#chars[at + i] = w.charCodeAt(i);
+      at += w.length;
+      this.#starts[t + 1] = at;
+      let slot = hash(w, 0, w.length, -1) & this.#mask;
+      while (this.#slots[slot] !== -1) slot = (slot + 1) & this.#mask;
+      this.#slots[slot] = t;
+    });
+  }
+
+  /** The term of `text[start, end)` followed by the unit `tail` (-1: none), or -1 when it is not kept. */
+  find(text: string, start: number, end: number, tail: number): number {
+    const n = end - start + (tail < 0 ? 0 : 1);
+    for (let slot = hash(text, start, end, tail) & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const t = this.#slots[slot]!;
+      if (t === -1) return -1;
+      const from = this.#starts[t]!;
+      if (this.#starts[t + 1]! - from !== n) continue;
+      let same = true;
+      for (let i = start; i < end && same; i++) same = this.#chars[from + i - start] === text.charCodeAt(i);
+      if (same && (tail < 0 || this.#chars[from + n - 1] === tail)) return t;
+    }
+  }
+
+  get bytes(): number {
+    return this.#chars.byteLength + this.#starts.byteLength + this.#slots.byteLength;
+  }
+}
+
+function hash(text: string, start: number, end: number, tail: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  if (tail >= 0) h = Math.imul(h ^ tail, 0x01000193);
+  return h >>> 0;
+}
+
+/** Adds the paper's kept words to `counts` (as `forEachWord` reads them), title words twice. */
+export function countTerms(title: string, abstract: string, table: WordTable, counts: TermCounts): void {
+  countText(title, TITLE_WEIGHT, table, counts);
+  countText(abstract, 1, table, counts);
+}
+
+function countText(text: string, weight: number, table: WordTable, counts: TermCounts): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let width = charWidth(text, i, c);
+    if (width === 0) {
+      i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    let plain = true;
+    while (width > 0) {
+      if (c > 0x7a || (c >= 0x41 && c <= 0x5a)) plain = false;
+      i += width;
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      width = charWidth(text, i, c);
+    }
+    // Words under three characters, or all digits, are never kept: the table does not hold them.
+    let t: number;
+    if (plain) {
+      if (i - start < 3) continue;
+      t = findFolded(table, text, start, i);
+    } else {
+      const word = foldLowered(text.slice(start, i).toLowerCase());
+      t = table.find(word, 0, word.length, -1);
+    }
+    if (t >= 0) counts.add(t, weight);
+  }
+}
+
+/** `table.find` of foldLoweredSlice(text, start, end), the fold done on the characters. */
+function findFolded(table: WordTable, text: string, start: number, end: number): number {
+  const n = end - start;
+  if (n <= 3 || text.charCodeAt(end - 1) !== LOWER_S) return table.find(text, start, end, -1);
+  const before = text.charCodeAt(end - 2);
+  if (before === LOWER_S || before === 0x75 || before === 0x69) return table.find(text, start, end, -1);
+  if (n > 4 && before === 0x65 && text.charCodeAt(end - 3) === 0x69) return table.find(text, start, end - 3, LOWER_Y);
+  return table.find(text, start, end - 1, -1);
+}

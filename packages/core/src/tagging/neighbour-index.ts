@@ -11,7 +11,14 @@
  * Postings and vectors are typed arrays (CSR), topics small numbers.
  */
 import { GrowableArray, TopicTable, TopK } from './neighbour-index-arrays.ts';
-import { forEachWord, heaviestTerms, selectHeaviest, TermCounts } from './neighbour-index-terms.ts';
+import {
+  countTerms,
+  forEachWord,
+  heaviestTerms,
+  selectHeaviest,
+  TermCounts,
+  WordTable,
+} from './neighbour-index-terms.ts';
 
 export interface NeighbourSource {
   id: string;
@@ -172,7 +179,7 @@ export class NeighbourIndexBuilder {
     this.#topics.trim();
     return new NeighbourIndex({
       options: this.#options,
-      vocabulary,
+      vocabulary: new WordTable([...vocabulary.keys()]),
       idf,
       postingStarts: perTerm,
       postingDocs,
@@ -223,7 +230,8 @@ class VectorWriter {
 /** What `NeighbourIndexBuilder.build` hands the index. */
 export interface NeighbourIndexParts {
   options: Required<NeighbourIndexOptions>;
-  vocabulary: Map<string, number>;
+  /** Term i's word; the terms numbered as `idf`. */
+  vocabulary: WordTable;
   idf: Float32Array;
   postingStarts: Uint32Array;
   postingDocs: Int32Array;
@@ -239,15 +247,15 @@ export interface NeighbourIndexFootprint {
   papers: number;
   words: number;
   postings: number;
-  /** Bytes of the typed arrays (postings, vectors, idf, topics, the query's scratch). */
+  /** Bytes of the typed arrays (vocabulary, postings, vectors, idf, topics, the query's scratch). */
   arrayBytes: number;
-  /** Characters of the ids, titles and vocabulary words held (a byte each when Latin-1, two otherwise). */
+  /** Characters of the ids and titles held (a byte each when Latin-1, two otherwise). */
   stringChars: number;
 }
 
 export class NeighbourIndex {
   readonly #options: Required<NeighbourIndexOptions>;
-  readonly #vocabulary: Map<string, number>;
+  readonly #vocabulary: WordTable;
   readonly #idf: Float32Array;
   readonly #postingStarts: Uint32Array;
   readonly #postingDocs: Int32Array;
@@ -286,8 +294,8 @@ export class NeighbourIndex {
     this.#builtSize = parts.ids.length;
     this.#scores = new Float32Array(Math.max(1, this.#builtSize));
     this.#touched = new Int32Array(Math.max(1, this.#builtSize));
-    this.#query = new Float32Array(Math.max(1, parts.vocabulary.size));
-    this.#counts = new TermCounts(parts.vocabulary.size);
+    this.#query = new Float32Array(Math.max(1, parts.idf.length));
+    this.#counts = new TermCounts(parts.idf.length);
     const most = Math.max(parts.options.queryTerms, parts.options.forwardTerms);
     this.#queryTerms = new Int32Array(most);
     this.#queryWeights = new Float32Array(most);
@@ -362,14 +370,14 @@ export class NeighbourIndex {
     let stringChars = 0;
     for (const id of this.#ids) stringChars += id.length;
     for (const title of this.#titles) stringChars += title.length;
-    for (const word of this.#vocabulary.keys()) stringChars += word.length;
     const v = this.#vectors;
     return {
       papers: this.size,
-      words: this.#vocabulary.size,
+      words: this.#idf.length,
       postings: this.#postingDocs.length + this.#addedPostings,
       arrayBytes:
         this.#idf.byteLength +
+        this.#vocabulary.bytes +
         this.#postingStarts.byteLength +
         this.#postingDocs.byteLength +
         this.#postingWeights.byteLength +
@@ -434,11 +442,7 @@ export class NeighbourIndex {
   /** The paper's `limit` heaviest terms into #queryTerms/#queryWeights; returns how many. */
   #read(title: string, abstract: string, limit: number): number {
     const counts = this.#counts;
-    const vocabulary = this.#vocabulary;
-    forEachWord(title, abstract, (word, weight) => {
-      const t = vocabulary.get(word);
-      if (t !== undefined) counts.add(t, weight);
-    });
+    countTerms(title, abstract, this.#vocabulary, counts);
     const m = heaviestTerms(counts, this.#idf, limit, this.#queryTerms, this.#queryWeights, this.#scratch);
     counts.clear();
     return m;
