@@ -6,7 +6,7 @@
  * strings: the copies share their titles with the corpus, so the heap's growth leaves those out), and
  * `nearest` calls per second (CPU) over evenly spaced papers; at 1x also recall@15 against the exact scan
  * (tests/eval/neighbourhood.ts's ExactNeighbours, every word of every paper) and how far the neighbourhood's
- * topic shares move. `--posting-terms T --query-terms Q` try other pruning.
+ * topic shares move. `--posting-terms T --query-terms Q --candidates C` try other pruning.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -89,7 +89,11 @@ function measure(
   const ownMiB = ownBytes / 2 ** 20;
   const asked = spaced(index.size, queries).map((i) => {
     const p = papers[i % papers.length]!;
-    return { id: copyId(papers, Math.floor(i / papers.length), i % papers.length), title: p.title, abstract: p.abstract };
+    return {
+      id: copyId(papers, Math.floor(i / papers.length), i % papers.length),
+      title: p.title,
+      abstract: p.abstract,
+    };
   });
   for (const p of asked.slice(0, WARM_UP)) index.nearest(p, K);
   const cpu = process.cpuUsage();
@@ -167,6 +171,7 @@ export async function runNeighboursBench(args: string[]): Promise<Record<string,
       copies: { type: 'string', default: '10' },
       'posting-terms': { type: 'string' },
       'query-terms': { type: 'string' },
+      candidates: { type: 'string' },
       queries: { type: 'string', default: '20000' },
     },
   });
@@ -175,6 +180,7 @@ export async function runNeighboursBench(args: string[]): Promise<Record<string,
   const options: NeighbourIndexOptions = {
     ...(values['posting-terms'] ? { postingTerms: Number(values['posting-terms']) } : {}),
     ...(values['query-terms'] ? { queryTerms: Number(values['query-terms']) } : {}),
+    ...(values.candidates ? { candidates: Number(values.candidates) } : {}),
   };
   const corpus = await loadCorpus();
   const taggable: TaggablePaper[] = corpus.map((p) => ({
@@ -184,7 +190,11 @@ export async function runNeighboursBench(args: string[]): Promise<Record<string,
     categories: p.categories,
   }));
   const topics = shippedTags(defaultTaxonomy(), taggable).map((s) => [...s]);
-  console.log(`options ${JSON.stringify(options)}, k = ${K}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `options ${JSON.stringify(options)}, k = ${K}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const one = measure(corpus, topics, 1, options, queries);
   const quality = recallAt1x(one.index, taggable, topics);
   const out: Record<string, unknown> = { options, k: K, x1: one.figures, ...quality };

@@ -184,9 +184,7 @@ export class Neighbourhood {
       // A skipped paper is never a neighbour: it is left out of the index (and can still ask for its own).
       const builder = new NeighbourIndexBuilder({ maxDfShare });
       builder.add(
-        papers.flatMap((p, i) =>
-          options.skip?.has(p.id) ? [] : [{ ...p, topics: [...(tags[i] ?? [])] }],
-        ),
+        papers.flatMap((p, i) => (options.skip?.has(p.id) ? [] : [{ ...p, topics: [...(tags[i] ?? [])] }])),
       );
       this.#index = builder.build();
     }

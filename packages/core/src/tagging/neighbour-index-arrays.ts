@@ -1,7 +1,11 @@
 /**
- * The neighbour index's storage helpers: typed arrays that grow by doubling while papers are added, and
- * the table of topics interned to small numbers (a paper's topics are a run of Uint16 codes).
+ * The neighbour index's storage: typed arrays that grow by doubling while papers are added, the table of
+ * topics interned to small numbers (a paper's topics are a run of Uint16 codes), papers' vectors in byte
+ * weights, and the top-k heap of a query.
  */
+/** Unit weights are stored in a byte: round(w × 255); a weight under 1/510 is left out. */
+export const BYTE = 255;
+
 type NumberArray = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float32Array;
 
 export class GrowableArray<T extends NumberArray> {
@@ -67,7 +71,8 @@ export class TopicTable {
     const codes = this.codes.view;
     const starts = this.starts.view;
     const out: string[] = [];
-    for (let j = starts[i] ?? 0, end = starts[i + 1] ?? 0; j < end; j++) out.push(this.names[codes[j]!] ?? '');
+    for (let j = starts[i] ?? 0, end = starts[i + 1] ?? 0; j < end; j++)
+      out.push(this.names[codes[j]!] ?? '');
     return out;
   }
 
@@ -119,7 +124,7 @@ export class TopK {
     if (sim < rootSim || (sim === rootSim && doc > this.#docs[0]!)) return;
     this.#docs[0] = doc;
     this.#sims[0] = sim;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let worst = i;
@@ -151,5 +156,47 @@ export class TopK {
     const s = this.#sims[a]!;
     this.#sims[a] = this.#sims[b]!;
     this.#sims[b] = s;
+  }
+}
+
+/** A paper's vector: term numbers and byte weights, paper i at starts[i]..starts[i + 1]. */
+export interface Vectors {
+  starts: Uint32Array;
+  terms: Uint16Array | Uint32Array;
+  weights: Uint8Array;
+}
+
+/** Papers' vectors as they are read, in byte weights; the `first` terms of each (those posted) lead. */
+export class VectorWriter {
+  readonly starts = new GrowableArray((n) => new Uint32Array(n));
+  readonly terms = new GrowableArray((n) => new Uint32Array(n), 1 << 16);
+  readonly weights = new GrowableArray((n) => new Uint8Array(n), 1 << 16);
+
+  constructor() {
+    this.starts.push(0);
+  }
+
+  /** Writes one paper; returns how many of its `first` terms were kept (a weight rounding to 0 is not). */
+  write(terms: Int32Array, weights: Float32Array, m: number, first: number): number {
+    let lead = 0;
+    for (let i = 0; i < m; i++) {
+      const byte = Math.round(weights[i]! * BYTE);
+      if (byte === 0) continue;
+      this.terms.push(terms[i]!);
+      this.weights.push(byte);
+      if (i < first) lead++;
+    }
+    this.starts.push(this.terms.length);
+    return lead;
+  }
+
+  /** The vectors in arrays of their exact length; term numbers in 16 bits when the vocabulary allows. */
+  done(vocabulary: number): Vectors {
+    const terms = this.terms.trimmed();
+    return {
+      starts: this.starts.trimmed(),
+      terms: vocabulary <= 0x10000 ? Uint16Array.from(terms) : terms,
+      weights: this.weights.trimmed(),
+    };
   }
 }

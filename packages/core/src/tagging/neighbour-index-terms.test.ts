@@ -30,7 +30,8 @@ describe('forEachWord', () => {
 describe('countTerms', () => {
   it('counts the words forEachWord reads, looked up in the table, and skips words it does not hold', () => {
     const title = 'Policies of LLMs';
-    const abstract = 'Études of policies and agents: Agents, AGENTS, studies, class, gpus, 𝐁𝐨𝐥𝐝; unknownword.';
+    const abstract =
+      'Études of policies and agents: Agents, AGENTS, studies, class, gpus, 𝐁𝐨𝐥𝐝; unknownword.';
     // As tokenise folds them: "Études" is read "étude"; mathematical bold letters have no lowercase.
     const kept = ['policy', 'llm', 'étude', 'agent', 'study', 'class', 'gpus', '𝐁𝐨𝐥𝐝'];
     const counts = new TermCounts(kept.length);

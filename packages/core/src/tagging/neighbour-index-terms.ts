@@ -54,7 +54,8 @@ function scan(text: string, weight: number, visit: (word: string, weight: number
 
 /** How many UTF-16 units the letter or digit at `i` takes (2 for a surrogate pair), 0 if it is neither. */
 function charWidth(text: string, i: number, c: number): number {
-  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
+  if (c < 0x80)
+    return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
   if (c >= 0xd800 && c <= 0xdbff) return WORD_CHAR.test(text.slice(i, i + 2)) ? 2 : 0;
   return WORD_CHAR.test(text[i] ?? '') ? 1 : 0;
 }
@@ -277,6 +278,7 @@ function findFolded(table: WordTable, text: string, start: number, end: number):
   if (n <= 3 || text.charCodeAt(end - 1) !== LOWER_S) return table.find(text, start, end, -1);
   const before = text.charCodeAt(end - 2);
   if (before === LOWER_S || before === 0x75 || before === 0x69) return table.find(text, start, end, -1);
-  if (n > 4 && before === 0x65 && text.charCodeAt(end - 3) === 0x69) return table.find(text, start, end - 3, LOWER_Y);
+  if (n > 4 && before === 0x65 && text.charCodeAt(end - 3) === 0x69)
+    return table.find(text, start, end - 3, LOWER_Y);
   return table.find(text, start, end - 1, -1);
 }

@@ -12,11 +12,18 @@ const paper = (id: string, title: string, abstract: string, topics: string[] = [
 // saying "method" and "results" (words in every paper carry nothing), and a few about zeolite catalysis.
 const syllables = ['ka', 'lo', 'mi', 'nu', 'pe', 'ri', 'so', 'tu', 'vi', 'zo'];
 const fillers = Array.from({ length: 20 }, (_, i) =>
-  paper(`f${i}`, `A method for ${syllables[i >> 1]}bor`, `Our method gives results on ${syllables[i >> 1]}bor.`),
+  paper(
+    `f${i}`,
+    `A method for ${syllables[i >> 1]}bor`,
+    `Our method gives results on ${syllables[i >> 1]}bor.`,
+  ),
 );
 const zeolite = [
   paper('q', 'Zeolite catalysis', 'A method for zeolite catalysis with results.', ['chemistry']),
-  paper('same', 'Zeolite catalysis', 'A method for zeolite catalysis with results.', ['chemistry', 'science']),
+  paper('same', 'Zeolite catalysis', 'A method for zeolite catalysis with results.', [
+    'chemistry',
+    'science',
+  ]),
   paper('half', 'Zeolite pores', 'A method with results on zeolite pores.', ['materials']),
 ];
 

@@ -10,7 +10,14 @@
  *   byte's rounding, for every paper the first stage found.
  * Postings and vectors are typed arrays (CSR), topics small numbers.
  */
-import { GrowableArray, TopicTable, TopK } from './neighbour-index-arrays.ts';
+import {
+  BYTE,
+  GrowableArray,
+  TopicTable,
+  TopK,
+  VectorWriter,
+  type Vectors,
+} from './neighbour-index-arrays.ts';
 import {
   countTerms,
   forEachWord,
@@ -62,15 +69,6 @@ const DEFAULTS: Required<NeighbourIndexOptions> = {
 /** The index advises a rebuild once papers added after build make it this many times its built size. */
 const REBUILD_GROWTH = 1.25;
 const DEFAULT_K = 15;
-/** Unit weights are stored in a byte: round(w × 255); a weight under 1/510 is left out. */
-const BYTE = 255;
-
-/** A paper's vector: term numbers and byte weights, paper i at starts[i]..starts[i + 1]. */
-interface Vectors {
-  starts: Uint32Array;
-  terms: Uint16Array | Uint32Array;
-  weights: Uint8Array;
-}
 
 /** Collects the papers, then fixes the vocabulary and idf over all of them in `build`. */
 export class NeighbourIndexBuilder {
@@ -189,41 +187,6 @@ export class NeighbourIndexBuilder {
       titles: this.#titles,
       topics: this.#topics,
     });
-  }
-}
-
-/** Papers' vectors as they are read, in byte weights; the `first` terms of each (those posted) lead. */
-class VectorWriter {
-  readonly starts = new GrowableArray((n) => new Uint32Array(n));
-  readonly terms = new GrowableArray((n) => new Uint32Array(n), 1 << 16);
-  readonly weights = new GrowableArray((n) => new Uint8Array(n), 1 << 16);
-
-  constructor() {
-    this.starts.push(0);
-  }
-
-  /** Writes one paper; returns how many of its `first` terms were kept (a weight rounding to 0 is not). */
-  write(terms: Int32Array, weights: Float32Array, m: number, first: number): number {
-    let lead = 0;
-    for (let i = 0; i < m; i++) {
-      const byte = Math.round(weights[i]! * BYTE);
-      if (byte === 0) continue;
-      this.terms.push(terms[i]!);
-      this.weights.push(byte);
-      if (i < first) lead++;
-    }
-    this.starts.push(this.terms.length);
-    return lead;
-  }
-
-  /** The vectors in arrays of their exact length; term numbers in 16 bits when the vocabulary allows. */
-  done(vocabulary: number): Vectors {
-    const terms = this.terms.trimmed();
-    return {
-      starts: this.starts.trimmed(),
-      terms: vocabulary <= 0x10000 ? Uint16Array.from(terms) : terms,
-      weights: this.weights.trimmed(),
-    };
   }
 }
 
