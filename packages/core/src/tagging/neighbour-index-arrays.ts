@@ -136,6 +136,15 @@ export class TopK {
     }
   }
 
+  /** How many papers are kept; `docAt(i)` reads them in no particular order. */
+  get size(): number {
+    return this.#size;
+  }
+
+  docAt(i: number): number {
+    return this.#docs[i] ?? -1;
+  }
+
   /** The papers kept, most similar first. */
   sorted(): { doc: number; sim: number }[] {
     const out: { doc: number; sim: number }[] = [];

@@ -241,7 +241,8 @@ export class NeighbourIndex {
   readonly #queryTerms: Int32Array;
   readonly #queryWeights: Float32Array;
   readonly #scratch = { terms: new Int32Array(512), weights: new Float32Array(512) };
-  readonly #top = new TopK();
+  readonly #candidates = new TopK();
+  readonly #best = new TopK();
 
   constructor(parts: NeighbourIndexParts) {
     this.#options = parts.options;
@@ -284,16 +285,19 @@ export class NeighbourIndex {
     // Stage 1 reads the query's heaviest terms, as the papers were posted.
     const q = Math.min(m, queryTerms);
     if (q < m) selectHeaviest(this.#queryTerms, this.#queryWeights, m, q);
-    const top = this.#top;
-    top.reset(Math.max(this.#options.candidates, k + 1));
-    this.#firstStage(q, top);
+    const candidates = this.#candidates;
+    candidates.reset(Math.max(this.#options.candidates, k + 1));
+    this.#firstStage(q, candidates);
     // Stage 2: the whole cosine of each candidate (one more than asked, in case the paper itself is one).
-    const candidates = top.sorted();
-    top.reset(k + 1);
-    for (const { doc } of candidates) top.offer(doc, this.#cosine(doc));
+    const best = this.#best;
+    best.reset(k + 1);
+    for (let i = 0; i < candidates.size; i++) {
+      const doc = candidates.docAt(i);
+      best.offer(doc, this.#cosine(doc));
+    }
     for (let i = 0; i < m; i++) query[this.#queryTerms[i]!] = 0;
     const out: Neighbour[] = [];
-    for (const { doc, sim } of top.sorted()) {
+    for (const { doc, sim } of best.sorted()) {
       const id = this.#ids[doc] ?? '';
       if (id === paper.id || out.length === k || !(sim > 0)) continue;
       out.push({ id, title: this.#titles[doc] ?? '', sim, topics: this.#topics.of(doc) });
