@@ -96,6 +96,18 @@ describe('NeighbourIndex', () => {
     expect(index.nearest({ id: 'z', title: 'Rare', abstract: '' }).map((n) => n.id)).toEqual(['a', 'b']);
   });
 
+  it('reads only the heaviest postings of a term up to the cap', () => {
+    const builder = new NeighbourIndexBuilder({ postingCap: 1, maxDfShare: 1 });
+    builder.add([
+      paper('light', 'Other words here', 'rare'),
+      paper('heavy', 'Rare', 'rare rare'),
+      paper('x', 'Other', 'words here'),
+    ]);
+    const index = builder.build();
+    // "rare" weighs most in `heavy` (title twice, then twice more): its list reads `heavy` first, only it.
+    expect(index.nearest({ id: 'z', title: 'Rare', abstract: '' }).map((n) => n.id)).toEqual(['heavy']);
+  });
+
   it('is empty when built from nothing', () => {
     const index = new NeighbourIndexBuilder().build();
     expect(index.size).toBe(0);

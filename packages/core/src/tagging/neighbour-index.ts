@@ -49,6 +49,11 @@ export interface NeighbourIndexOptions {
   queryTerms?: number;
   /** Papers of the first stage re-scored with the whole cosine. */
   candidates?: number;
+  /**
+   * The first stage reads at most this many postings of a term, its heaviest (lists are kept heaviest
+   * first): a common word's list grows with the store, its tail holds papers it barely describes.
+   */
+  postingCap?: number;
   /** Terms of each paper's stored vector (its heaviest), for the re-scoring. */
   forwardTerms?: number;
   /** Words in more than this share of the papers carry no topic (a stand-in for a stopword list). */
@@ -61,6 +66,7 @@ const DEFAULTS: Required<NeighbourIndexOptions> = {
   postingTerms: 24,
   queryTerms: 16,
   candidates: 100,
+  postingCap: 500,
   forwardTerms: 1000,
   maxDfShare: 0.08,
   minDf: 2,
@@ -174,6 +180,7 @@ export class NeighbourIndexBuilder {
         postingWeights[slot] = vectors.weights[at + i]!;
       }
     }
+    heaviestFirst(perTerm, postingDocs, postingWeights, n);
     this.#topics.trim();
     return new NeighbourIndex({
       options: this.#options,
@@ -187,6 +194,26 @@ export class NeighbourIndexBuilder {
       titles: this.#titles,
       topics: this.#topics,
     });
+  }
+}
+
+/** Orders each term's postings by weight, heaviest first (ties: the lower paper number). */
+function heaviestFirst(starts: Uint32Array, docs: Int32Array, weights: Uint8Array, n: number): void {
+  let keys = new Float64Array(64);
+  for (let t = 0; t + 1 < starts.length; t++) {
+    const from = starts[t]!;
+    const len = starts[t + 1]! - from;
+    if (len < 2) continue;
+    if (keys.length < len) keys = new Float64Array(len * 2);
+    // One number per posting: the lighter, the larger; then the paper.
+    for (let i = 0; i < len; i++) keys[i] = (BYTE - weights[from + i]!) * n + docs[from + i]!;
+    const sorted = keys.subarray(0, len).sort();
+    for (let i = 0; i < len; i++) {
+      const key = sorted[i]!;
+      const light = Math.floor(key / n);
+      weights[from + i] = BYTE - light;
+      docs[from + i] = key - light * n;
+    }
   }
 }
 
@@ -366,11 +393,12 @@ export class NeighbourIndex {
     const starts = this.#postingStarts;
     const docs = this.#postingDocs;
     const weights = this.#postingWeights;
+    const cap = this.#options.postingCap;
     let met = 0;
     for (let i = 0; i < q; i++) {
       const t = this.#queryTerms[i]!;
       const w = this.#queryWeights[i]!;
-      for (let j = starts[t]!, end = starts[t + 1]!; j < end; j++) {
+      for (let j = starts[t]!, end = Math.min(starts[t + 1]!, j + cap); j < end; j++) {
         const d = docs[j]!;
         if (scores[d] === 0) touched[met++] = d;
         scores[d]! += w * weights[j]!;
