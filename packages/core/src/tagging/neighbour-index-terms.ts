@@ -177,54 +177,90 @@ const LOWER_S = 0x73;
 const LOWER_Y = 0x79;
 
 /**
- * The kept vocabulary, looked up straight from a text's characters: a query reads every word of a paper,
- * and a lowercase ASCII word (most of them) is then found without making a string or hashing one twice.
- * Open addressing over an FNV-1a hash of the UTF-16 units.
+ * A vocabulary looked up straight from a text's characters: every word of every paper is read, and a
+ * lowercase ASCII word (most of them) is then found without making a string. Open addressing over an FNV-1a
+ * hash of the UTF-16 units; `intern` adds the words it has not seen (the builder's use).
  */
 export class WordTable {
-  readonly #chars: Uint16Array;
-  readonly #starts: Uint32Array;
-  readonly #slots: Int32Array;
-  readonly #mask: number;
+  #chars = new Uint16Array(1024);
+  #charLength = 0;
+  #starts = new Uint32Array(256);
+  #size = 0;
+  #slots = new Int32Array(64).fill(-1);
+  #mask = 63;
 
   /** Term i is `words[i]`. */
-  constructor(words: readonly string[]) {
-    let total = 0;
-    for (const w of words) total += w.length;
-    this.#chars = new Uint16Array(total);
-    this.#starts = new Uint32Array(words.length + 1);
-    let size = 16;
-    while (size < words.length * 2) size *= 2;
-    this.#slots = new Int32Array(size).fill(-1);
-    this.#mask = size - 1;
-    let at = 0;
-    words.forEach((w, t) => {
-      for (let i = 0; i < w.length; i++) this.#chars[at + i] = w.charCodeAt(i);
-      at += w.length;
-      this.#starts[t + 1] = at;
-      let slot = hash(w, 0, w.length, -1) & this.#mask;
-      while (this.#slots[slot] !== -1) slot = (slot + 1) & this.#mask;
-      this.#slots[slot] = t;
-    });
+  constructor(words: readonly string[] = []) {
+    for (const w of words) this.intern(w, 0, w.length, -1);
   }
 
-  /** The term of `text[start, end)` followed by the unit `tail` (-1: none), or -1 when it is not kept. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The term of `text[start, end)` followed by the unit `tail` (-1: none), or -1 when it is not held. */
   find(text: string, start: number, end: number, tail: number): number {
+    return this.#slots[this.#slot(text, start, end, tail)]!;
+  }
+
+  /** As `find`, adding the word when it is not held. */
+  intern(text: string, start: number, end: number, tail: number): number {
+    const slot = this.#slot(text, start, end, tail);
+    const held = this.#slots[slot]!;
+    if (held !== -1) return held;
     const n = end - start + (tail < 0 ? 0 : 1);
-    for (let slot = hash(text, start, end, tail) & this.#mask; ; slot = (slot + 1) & this.#mask) {
-      const t = this.#slots[slot]!;
-      if (t === -1) return -1;
-      const from = this.#starts[t]!;
-      if (this.#starts[t + 1]! - from !== n) continue;
-      let same = true;
-      for (let i = start; i < end && same; i++) same = this.#chars[from + i - start] === text.charCodeAt(i);
-      if (same && (tail < 0 || this.#chars[from + n - 1] === tail)) return t;
-    }
+    if (this.#charLength + n > this.#chars.length) this.#chars = grown(this.#chars, this.#charLength + n);
+    for (let i = start; i < end; i++) this.#chars[this.#charLength++] = text.charCodeAt(i);
+    if (tail >= 0) this.#chars[this.#charLength++] = tail;
+    const t = this.#size++;
+    if (this.#size + 1 > this.#starts.length) this.#starts = grown(this.#starts, this.#size + 1);
+    this.#starts[t + 1] = this.#charLength;
+    this.#slots[slot] = t;
+    if (this.#size * 2 > this.#slots.length) this.#rehash();
+    return t;
+  }
+
+  /** Term t's word. */
+  word(t: number): string {
+    return String.fromCharCode(...this.#chars.subarray(this.#starts[t], this.#starts[t + 1]));
   }
 
   get bytes(): number {
     return this.#chars.byteLength + this.#starts.byteLength + this.#slots.byteLength;
   }
+
+  /** The slot holding the word, or the empty slot where it would go. */
+  #slot(text: string, start: number, end: number, tail: number): number {
+    const n = end - start + (tail < 0 ? 0 : 1);
+    for (let slot = hash(text, start, end, tail) & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const t = this.#slots[slot]!;
+      if (t === -1) return slot;
+      const from = this.#starts[t]!;
+      if (this.#starts[t + 1]! - from !== n) continue;
+      let same = true;
+      for (let i = start; i < end && same; i++) same = this.#chars[from + i - start] === text.charCodeAt(i);
+      if (same && (tail < 0 || this.#chars[from + n - 1] === tail)) return slot;
+    }
+  }
+
+  #rehash(): void {
+    this.#slots = new Int32Array(this.#slots.length * 2).fill(-1);
+    this.#mask = this.#slots.length - 1;
+    for (let t = 0; t < this.#size; t++) {
+      let h = 0x811c9dc5;
+      for (let i = this.#starts[t]!; i < this.#starts[t + 1]!; i++)
+        h = Math.imul(h ^ this.#chars[i]!, 0x01000193);
+      let slot = (h >>> 0) & this.#mask;
+      while (this.#slots[slot] !== -1) slot = (slot + 1) & this.#mask;
+      this.#slots[slot] = t;
+    }
+  }
+}
+
+function grown<T extends Uint16Array | Uint32Array>(array: T, atLeast: number): T {
+  const out = new (array.constructor as new (n: number) => T)(Math.max(atLeast, array.length * 2));
+  out.set(array);
+  return out;
 }
 
 function hash(text: string, start: number, end: number, tail: number): number {
@@ -234,13 +270,22 @@ function hash(text: string, start: number, end: number, tail: number): number {
   return h >>> 0;
 }
 
-/** Adds the paper's kept words to `counts` (as `forEachWord` reads them), title words twice. */
-export function countTerms(title: string, abstract: string, table: WordTable, counts: TermCounts): void {
-  countText(title, TITLE_WEIGHT, table, counts);
-  countText(abstract, 1, table, counts);
+/**
+ * Adds the paper's words (as `forEachWord` reads them, title words twice) to `counts`: those `table` holds,
+ * or with `grow` every one, the table taking in the new ones.
+ */
+export function countTerms(
+  title: string,
+  abstract: string,
+  table: WordTable,
+  counts: TermCounts,
+  grow = false,
+): void {
+  countText(title, TITLE_WEIGHT, table, counts, grow);
+  countText(abstract, 1, table, counts, grow);
 }
 
-function countText(text: string, weight: number, table: WordTable, counts: TermCounts): void {
+function countText(text: string, weight: number, table: WordTable, counts: TermCounts, grow: boolean): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -252,33 +297,42 @@ function countText(text: string, weight: number, table: WordTable, counts: TermC
     }
     const start = i;
     let plain = true;
+    let digits = true;
     while (width > 0) {
       if (c > 0x7a || (c >= 0x41 && c <= 0x5a)) plain = false;
+      if (c < 0x30 || c > 0x39) digits = false;
       i += width;
       if (i >= n) break;
       c = text.charCodeAt(i);
       width = charWidth(text, i, c);
     }
-    // Words under three characters, or all digits, are never kept: the table does not hold them.
+    if (digits) continue;
     let t: number;
-    if (plain) {
+    if (plain && text.charCodeAt(start) > 0x39) {
+      // Three lowercase ASCII characters or more, the first a letter: the fold keeps three or more.
       if (i - start < 3) continue;
-      t = findFolded(table, text, start, i);
+      t = findFolded(table, text, start, i, grow);
     } else {
       const word = foldLowered(text.slice(start, i).toLowerCase());
-      t = table.find(word, 0, word.length, -1);
+      if (word.length < 3 || (word.charCodeAt(0) <= 0x39 && ALL_DIGITS.test(word))) continue;
+      t = grow ? table.intern(word, 0, word.length, -1) : table.find(word, 0, word.length, -1);
     }
     if (t >= 0) counts.add(t, weight);
   }
 }
 
-/** `table.find` of foldLoweredSlice(text, start, end), the fold done on the characters. */
-function findFolded(table: WordTable, text: string, start: number, end: number): number {
+/** `table.find` (or `intern`) of foldLoweredSlice(text, start, end), the fold done on the characters. */
+function findFolded(table: WordTable, text: string, start: number, end: number, grow: boolean): number {
   const n = end - start;
-  if (n <= 3 || text.charCodeAt(end - 1) !== LOWER_S) return table.find(text, start, end, -1);
-  const before = text.charCodeAt(end - 2);
-  if (before === LOWER_S || before === 0x75 || before === 0x69) return table.find(text, start, end, -1);
-  if (n > 4 && before === 0x65 && text.charCodeAt(end - 3) === 0x69)
-    return table.find(text, start, end - 3, LOWER_Y);
-  return table.find(text, start, end - 1, -1);
+  let stop = end;
+  let tail = -1;
+  if (n > 3 && text.charCodeAt(end - 1) === LOWER_S) {
+    const before = text.charCodeAt(end - 2);
+    if (before === LOWER_S || before === 0x75 || before === 0x69) stop = end;
+    else if (n > 4 && before === 0x65 && text.charCodeAt(end - 3) === 0x69) {
+      stop = end - 3;
+      tail = LOWER_Y;
+    } else stop = end - 1;
+  }
+  return grow ? table.intern(text, start, stop, tail) : table.find(text, start, stop, tail);
 }

@@ -18,14 +18,7 @@ import {
   VectorWriter,
   type Vectors,
 } from './neighbour-index-arrays.ts';
-import {
-  countTerms,
-  forEachWord,
-  heaviestTerms,
-  selectHeaviest,
-  TermCounts,
-  WordTable,
-} from './neighbour-index-terms.ts';
+import { countTerms, heaviestTerms, selectHeaviest, TermCounts, WordTable } from './neighbour-index-terms.ts';
 
 export interface NeighbourSource {
   id: string;
@@ -79,7 +72,7 @@ const DEFAULT_K = 15;
 /** Collects the papers, then fixes the vocabulary and idf over all of them in `build`. */
 export class NeighbourIndexBuilder {
   readonly #options: Required<NeighbourIndexOptions>;
-  readonly #words = new Map<string, number>();
+  readonly #words = new WordTable();
   readonly #df = new GrowableArray((n) => new Int32Array(n));
   readonly #ids: string[] = [];
   readonly #titles: string[] = [];
@@ -102,18 +95,9 @@ export class NeighbourIndexBuilder {
 
   add(papers: Iterable<NeighbourSource>): void {
     const counts = this.#scratch;
-    const words = this.#words;
-    const intern = (word: string, weight: number) => {
-      let t = words.get(word);
-      if (t === undefined) {
-        t = words.size;
-        words.set(word, t);
-        this.#df.push(0);
-      }
-      counts.add(t, weight);
-    };
     for (const paper of papers) {
-      forEachWord(paper.title, paper.abstract, intern);
+      countTerms(paper.title, paper.abstract, this.#words, counts, true);
+      while (this.#df.length < this.#words.size) this.#df.push(0);
       const df = this.#df.view;
       for (let i = 0; i < counts.length; i++) {
         const t = counts.terms[i]!;
@@ -134,17 +118,17 @@ export class NeighbourIndexBuilder {
     const { minDf, maxDfShare, postingTerms, forwardTerms } = this.#options;
     // Renumber the kept words 0..V-1, the linking vocabulary only.
     const keptOf = new Int32Array(this.#words.size).fill(-1);
-    const vocabulary = new Map<string, number>();
+    const vocabulary: string[] = [];
     const idfs: number[] = [];
-    for (const [word, t] of this.#words) {
+    for (let t = 0; t < this.#words.size; t++) {
       const df = this.#df.at(t);
       if (df < minDf || df > maxDfShare * n) continue;
-      keptOf[t] = vocabulary.size;
-      vocabulary.set(word, vocabulary.size);
+      keptOf[t] = vocabulary.length;
+      vocabulary.push(this.#words.word(t));
       idfs.push(Math.log(n / df));
     }
     const idf = Float32Array.from(idfs);
-    const v = vocabulary.size;
+    const v = vocabulary.length;
     // Each paper's vector, heaviest terms first among the posted ones; postings counted per term.
     const fwd = new VectorWriter();
     const perTerm = new Uint32Array(v + 1);
@@ -184,7 +168,7 @@ export class NeighbourIndexBuilder {
     this.#topics.trim();
     return new NeighbourIndex({
       options: this.#options,
-      vocabulary: new WordTable([...vocabulary.keys()]),
+      vocabulary: new WordTable(vocabulary),
       idf,
       postingStarts: perTerm,
       postingDocs,
