@@ -3,54 +3,11 @@
  * characters and not all digits, title words counted twice, weighted (1 + ln tf) · idf. The same reading
  * as tests/eval/neighbourhood.ts's exact scan, so the index's neighbours are that scan's, pruned.
  */
-import { foldLowered, foldLoweredSlice } from './tokenise.ts';
+import { foldLowered } from './tokenise.ts';
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const ALL_DIGITS = /^\d+$/;
-export const TITLE_WEIGHT = 2;
-
-/** Calls `visit(word, weight)` for every counted word of the paper, in text order. */
-export function forEachWord(
-  title: string,
-  abstract: string,
-  visit: (word: string, weight: number) => void,
-): void {
-  scan(title, TITLE_WEIGHT, visit);
-  scan(abstract, 1, visit);
-}
-
-/**
- * The words of `tokenise(text).lower` (runs of letters and digits, lowercased, plural-folded) that are
- * three characters or more and not all digits. A hand-written scan: this reads every word of every paper
- * a whole-store tagging asks about, and a lowercase ASCII word is cut from the text in one slice.
- */
-function scan(text: string, weight: number, visit: (word: string, weight: number) => void): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    let c = text.charCodeAt(i);
-    let width = charWidth(text, i, c);
-    if (width === 0) {
-      i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
-      continue;
-    }
-    const start = i;
-    let plain = true; // lowercase ASCII letters and digits only
-    let digits = true;
-    while (width > 0) {
-      if (c > 0x7a || (c >= 0x41 && c <= 0x5a)) plain = false;
-      if (c < 0x30 || c > 0x39) digits = false;
-      i += width;
-      if (i >= n) break;
-      c = text.charCodeAt(i);
-      width = charWidth(text, i, c);
-    }
-    if (digits || (plain && i - start < 3)) continue;
-    const word = plain ? foldLoweredSlice(text, start, i) : foldLowered(text.slice(start, i).toLowerCase());
-    // A fold can leave digits only ("100s" is read "100").
-    if (word.length >= 3 && !(word.charCodeAt(0) <= 0x39 && ALL_DIGITS.test(word))) visit(word, weight);
-  }
-}
+const TITLE_WEIGHT = 2;
 
 /** How many UTF-16 units the letter or digit at `i` takes (2 for a surrogate pair), 0 if it is neither. */
 function charWidth(text: string, i: number, c: number): number {
@@ -271,8 +228,10 @@ function hash(text: string, start: number, end: number, tail: number): number {
 }
 
 /**
- * Adds the paper's words (as `forEachWord` reads them, title words twice) to `counts`: those `table` holds,
- * or with `grow` every one, the table taking in the new ones.
+ * Adds the paper's words to `counts`, title words twice: the words of `tokenise(text).lower` (runs of
+ * letters and digits, lowercased, plural-folded) of three characters or more and not all digits. Those
+ * `table` holds, or with `grow` every one, the table taking in the new ones. A hand-written scan: it reads
+ * every word of every paper, and a lowercase ASCII word (most of them) is found without making a string.
  */
 export function countTerms(
   title: string,
