@@ -9,6 +9,11 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 const ALL_DIGITS = /^\d+$/;
 const TITLE_WEIGHT = 2;
 
+/** 1 for an ASCII letter or digit, 0 for any other ASCII character. */
+const ASCII_WORD = Uint8Array.from({ length: 0x80 }, (_, c) =>
+  (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) ? 1 : 0,
+);
+
 /** How many UTF-16 units the letter or digit at `i` takes (2 for a surrogate pair), 0 if it is neither. */
 function charWidth(text: string, i: number, c: number): number {
   if (c < 0x80)
@@ -249,7 +254,7 @@ function countText(text: string, weight: number, table: WordTable, counts: TermC
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    let width = charWidth(text, i, c);
+    let width = c < 0x80 ? ASCII_WORD[c]! : charWidth(text, i, c);
     if (width === 0) {
       i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
       continue;
@@ -263,7 +268,7 @@ function countText(text: string, weight: number, table: WordTable, counts: TermC
       i += width;
       if (i >= n) break;
       c = text.charCodeAt(i);
-      width = charWidth(text, i, c);
+      width = c < 0x80 ? ASCII_WORD[c]! : charWidth(text, i, c);
     }
     if (digits) continue;
     let t: number;
