@@ -60,6 +60,13 @@ function* sources(
   }
 }
 
+/** The index alone: the builder (each paper's words, for the idf) is garbage once this returns. */
+function built(papers: Iterable<NeighbourSource>, options: NeighbourIndexOptions): NeighbourIndex {
+  const builder = new NeighbourIndexBuilder(options);
+  builder.add(papers);
+  return builder.build();
+}
+
 interface SizeFigures {
   papers: number;
   buildMs: number;
@@ -78,9 +85,7 @@ function measure(
 ): { index: NeighbourIndex; figures: SizeFigures } {
   const before = heapUsed();
   const t0 = performance.now();
-  const builder = new NeighbourIndexBuilder(options);
-  builder.add(sources(papers, topics, copies));
-  const index = builder.build();
+  const index = built(sources(papers, topics, copies), options);
   const buildMs = performance.now() - t0;
   const heapMiB = (heapUsed() - before) / 2 ** 20;
   const own = index.footprint();
