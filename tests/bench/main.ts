@@ -4,6 +4,7 @@
  */
 import { runHardeningBench } from './hardening-bench.ts';
 import { runIngestBench } from './ingest-bench.ts';
+import { runNeighboursBench } from './neighbours-bench.ts';
 import { runScaleBench } from './scale-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
 import { runTaggingBench } from './tagging-bench.ts';
@@ -13,6 +14,7 @@ import { runWebBench } from './web-bench.ts';
 const BENCHES: Record<string, (args: string[]) => Promise<Record<string, unknown>>> = {
   hardening: runHardeningBench,
   ingest: runIngestBench,
+  neighbours: runNeighboursBench,
   scale: runScaleBench,
   sync: runSyncBench,
   tagging: runTaggingBench,

@@ -67,3 +67,20 @@ describe('Neighbourhood', () => {
     expect(n.neighbours('q')[0]?.id).toBe('v2');
   });
 });
+
+describe('Neighbourhood, exact scan (QUIRE_NEIGHBOURS_EXACT=1)', () => {
+  it('finds the neighbours the index finds, in the same order', () => {
+    const options = { k: 4, at: 0.5, recall: false, maxDfShare: 1 };
+    const pruned = new Neighbourhood(defaultTaxonomy(), papers, options, tags).neighbours('q');
+    const exact = new Neighbourhood(defaultTaxonomy(), papers, { ...options, exact: true }, tags).neighbours(
+      'q',
+    );
+    expect(exact.map((n) => n.id)).toEqual(pruned.map((n) => n.id));
+    expect(
+      exact
+        .slice(0, 2)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(['v1', 'v2']);
+  });
+});

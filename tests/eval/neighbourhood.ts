@@ -10,14 +10,17 @@
  * it as its `model-logit` feature, and with `recall` a topic the rules missed becomes a candidate when its
  * share reaches `at` (the engine's model-only path, weighed by the `model-only` features).
  * QUIRE_NEIGHBOURS=1 turns it on; QUIRE_NEIGHBOURS_K (15), QUIRE_NEIGHBOURS_AT (0.5) and
- * QUIRE_NEIGHBOURS_RECALL=1 set it. Only the judged papers' neighbours are computed (an inverted index over
- * the corpus), never the locked sets'.
+ * QUIRE_NEIGHBOURS_RECALL=1 set it. Only the judged papers' neighbours are computed, never the locked sets'.
+ * They come from core's NeighbourIndex (pruned postings, what the server ships); QUIRE_NEIGHBOURS_EXACT=1
+ * takes the exact scan instead (every shared word of every paper, `ExactNeighbours`) to compare the two.
  */
 import {
   compileTaxonomy,
   collectionStats,
+  NeighbourIndexBuilder,
   tokenise,
   withAncestors,
+  type NeighbourIndex,
   type CompiledTaxonomy,
   type TaggablePaper,
   type Taxonomy,
@@ -33,6 +36,8 @@ export interface NeighbourOptions {
   maxDfShare?: number;
   /** Papers never taken as a neighbour (QUIRE_NEIGHBOURS_SKIP_FIT=1: the calibration fit's papers). */
   skip?: ReadonlySet<string>;
+  /** The exact scan instead of the pruned index (QUIRE_NEIGHBOURS_EXACT=1). */
+  exact?: boolean;
 }
 
 export function neighbourOptionsFromEnv(): NeighbourOptions | null {
@@ -50,7 +55,13 @@ export function neighbourOptionsFromEnv(): NeighbourOptions | null {
         ),
       )
     : undefined;
-  return { k, at, recall: Boolean(process.env.QUIRE_NEIGHBOURS_RECALL), ...(skip ? { skip } : {}) };
+  return {
+    k,
+    at,
+    recall: Boolean(process.env.QUIRE_NEIGHBOURS_RECALL),
+    ...(skip ? { skip } : {}),
+    ...(process.env.QUIRE_NEIGHBOURS_EXACT ? { exact: true } : {}),
+  };
 }
 
 const MAX_DF_SHARE = 0.08;
@@ -62,28 +73,20 @@ export function shippedTags(taxonomy: Taxonomy, papers: readonly TaggablePaper[]
   return papers.map((p) => new Set(withAncestors(taxonomy, shipped.tag(p)).map((t) => t.slug)));
 }
 
-export class Neighbourhood {
+/**
+ * The exact k nearest papers: every paper's whole TF-IDF vector, scored against every paper sharing any
+ * of its words (an inverted index, no pruning). The reference the pruned NeighbourIndex is measured by.
+ */
+export class ExactNeighbours {
   readonly #papers: readonly TaggablePaper[];
   readonly #index = new Map<string, number>();
   readonly #postings: { doc: Int32Array; weight: Float32Array }[] = [];
   readonly #vectors: { terms: Int32Array; weights: Float32Array }[] = [];
-  /** Each corpus paper's shipped tags, direct and implied. */
-  readonly #tags: readonly ReadonlySet<string>[];
-  readonly #taxonomy: Taxonomy;
-  readonly #options: NeighbourOptions;
-  readonly #cache = new Map<string, { id: string; sim: number }[]>();
+  readonly #position: Map<string, number>;
+  readonly #scores: Float32Array;
 
-  /** `tags[i]`: the topics of `papers[i]` (shippedTags: the shipped engine's, with ancestors). */
-  constructor(
-    taxonomy: Taxonomy,
-    papers: readonly TaggablePaper[],
-    options: NeighbourOptions,
-    tags: readonly ReadonlySet<string>[] = shippedTags(taxonomy, papers),
-  ) {
-    this.#taxonomy = taxonomy;
+  constructor(papers: readonly TaggablePaper[], maxDfShare = MAX_DF_SHARE) {
     this.#papers = papers;
-    this.#options = options;
-    this.#tags = tags;
     const counts = papers.map((p) => {
       const tf = new Map<string, number>();
       const add = (text: string, w: number) => {
@@ -99,7 +102,7 @@ export class Neighbourhood {
     const n = papers.length;
     const lists: { doc: number[]; weight: number[] }[] = [];
     for (const [word, d] of df) {
-      if (d < 2 || d > (options.maxDfShare ?? MAX_DF_SHARE) * n) continue;
+      if (d < 2 || d > maxDfShare * n) continue;
       this.#index.set(word, lists.length);
       lists.push({ doc: [], weight: [] });
     }
@@ -126,13 +129,8 @@ export class Neighbourhood {
     this.#scores = new Float32Array(n);
   }
 
-  readonly #position: Map<string, number>;
-  readonly #scores: Float32Array;
-
-  /** The k most similar corpus papers (the paper itself left out), most similar first. */
-  neighbours(id: string): { id: string; sim: number }[] {
-    const cached = this.#cache.get(id);
-    if (cached) return cached;
+  /** The k most similar papers to corpus paper `id` (itself and `skip` left out), most similar first. */
+  nearest(id: string, k: number, skip?: ReadonlySet<string>): { id: string; sim: number }[] {
     const at = this.#position.get(id);
     if (at === undefined) return [];
     const v = this.#vectors[at];
@@ -144,17 +142,63 @@ export class Neighbourhood {
       if (p) for (let j = 0; j < p.doc.length; j++) scores[p.doc[j]!]! += w * p.weight[j]!;
     });
     scores[at] = 0;
-    const skip = this.#options.skip;
     if (skip) for (const other of skip) scores[this.#position.get(other) ?? at] = 0;
     const top: { doc: number; sim: number }[] = [];
     for (let d = 0; d < scores.length; d++) {
       const s = scores[d]!;
-      if (s <= 0 || (top.length === this.#options.k && s <= top[top.length - 1]!.sim)) continue;
+      if (s <= 0 || (top.length === k && s <= top[top.length - 1]!.sim)) continue;
       top.push({ doc: d, sim: s });
       top.sort((a, b) => b.sim - a.sim);
-      if (top.length > this.#options.k) top.pop();
+      if (top.length > k) top.pop();
     }
-    const out = top.map((t) => ({ id: this.#papers[t.doc]?.id ?? '', sim: t.sim }));
+    return top.map((t) => ({ id: this.#papers[t.doc]?.id ?? '', sim: t.sim }));
+  }
+}
+
+export class Neighbourhood {
+  readonly #byId: ReadonlyMap<string, TaggablePaper>;
+  readonly #position: ReadonlyMap<string, number>;
+  /** Each corpus paper's shipped tags, direct and implied. */
+  readonly #tags: readonly ReadonlySet<string>[];
+  readonly #taxonomy: Taxonomy;
+  readonly #options: NeighbourOptions;
+  readonly #cache = new Map<string, { id: string; sim: number }[]>();
+  readonly #exact: ExactNeighbours | null = null;
+  readonly #index: NeighbourIndex | null = null;
+
+  /** `tags[i]`: the topics of `papers[i]` (shippedTags: the shipped engine's, with ancestors). */
+  constructor(
+    taxonomy: Taxonomy,
+    papers: readonly TaggablePaper[],
+    options: NeighbourOptions,
+    tags: readonly ReadonlySet<string>[] = shippedTags(taxonomy, papers),
+  ) {
+    this.#taxonomy = taxonomy;
+    this.#options = options;
+    this.#tags = tags;
+    this.#byId = new Map(papers.map((p) => [p.id, p]));
+    this.#position = new Map(papers.map((p, i) => [p.id, i]));
+    const maxDfShare = options.maxDfShare ?? MAX_DF_SHARE;
+    if (options.exact) this.#exact = new ExactNeighbours(papers, maxDfShare);
+    else {
+      // A skipped paper is never a neighbour: it is left out of the index (and can still ask for its own).
+      const builder = new NeighbourIndexBuilder({ maxDfShare });
+      builder.add(
+        papers.flatMap((p, i) => (options.skip?.has(p.id) ? [] : [{ ...p, topics: [...(tags[i] ?? [])] }])),
+      );
+      this.#index = builder.build();
+    }
+  }
+
+  /** The k most similar corpus papers (the paper itself left out), most similar first. */
+  neighbours(id: string): { id: string; sim: number }[] {
+    const cached = this.#cache.get(id);
+    if (cached) return cached;
+    const paper = this.#byId.get(id);
+    if (!paper) return [];
+    const out = this.#index
+      ? this.#index.nearest(paper, this.#options.k).map((n) => ({ id: n.id, sim: n.sim }))
+      : (this.#exact?.nearest(id, this.#options.k, this.#options.skip) ?? []);
     this.#cache.set(id, out);
     return out;
   }

@@ -10,3 +10,4 @@ export { sentencesOf, type Sentence, type SentenceRole } from './sentence-roles.
 export * from './tag-calibration.ts';
 export * from './tag-selection.ts';
 export * from './topic-model.ts';
+export * from './neighbour-index.ts';
