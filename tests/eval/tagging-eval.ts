@@ -142,34 +142,35 @@ function score(
   };
 }
 
-/** Neighbours the server reads for each paper (NeighbourIndex.nearest's default k). */
-const SERVED_NEIGHBOURS = 15;
+/** Neighbours each paper is read with in the second part (NeighbourIndex.nearest's default k). */
+const NEIGHBOURS = 15;
 
 /**
- * The default taxonomy as it ships, twice: without neighbours (what the browser's offline tagging and a
- * group's topics give), then as the server tags, each paper with its 15 nearest papers of the whole
- * corpus, their topics their tags without neighbours. The JSON's figures are the server's, with
- * `withoutNeighbours` beside them.
+ * The default taxonomy as it ships, twice: first as the server and the browser tag today (no neighbours),
+ * then with each paper's 15 nearest papers of the whole corpus (their topics their tags without
+ * neighbours), which the engine supports but the server does not use yet: tagging the store with it ran at
+ * about 1,100 papers/s on a 268,450-paper store, under the 5,000/s issue 9 asks for. The JSON's figures are
+ * the shipped ones, with `withNeighbours` beside them.
  */
 export async function runTaggingEval(): Promise<Record<string, unknown>> {
   const taxonomy = defaultTaxonomy();
   const { papers, byId } = await taggableCorpus();
   const engine = compileForCollection(taxonomy, papers);
   const neighbours = new EngineNeighbours(taxonomy, papers, {
-    k: SERVED_NEIGHBOURS,
+    k: NEIGHBOURS,
     at: 0.5,
     recall: false,
   });
   console.log(
     `taxonomy ${taxonomy.version}: ${taxonomy.topics.length} topics; set EVAL_VERBOSE=1 to list every miss`,
   );
-  console.log("\n=== WITHOUT neighbours: the browser's offline tagging and group topics ===");
-  const offline = evaluate(taxonomy, papers, byId, (p) => engine.tag(p));
+  console.log("\n=== AS SHIPPED, without neighbours: the server's tags and the browser's ===");
+  const shipped = evaluate(taxonomy, papers, byId, (p) => engine.tag(p));
   console.log(
-    `\n=== WITH neighbours: the server's engine (${SERVED_NEIGHBOURS} nearest papers over the whole corpus, their tags without neighbours) ===`,
+    `\n=== WITH neighbours (${NEIGHBOURS} nearest papers over the whole corpus, their tags without neighbours): the engine supports it, the server does not use it yet ===`,
   );
-  const served = evaluate(taxonomy, papers, byId, (p) => engine.tag(p, undefined, neighbours.of(p.id)));
-  return { neighbours: SERVED_NEIGHBOURS, ...served, withoutNeighbours: offline };
+  const near = evaluate(taxonomy, papers, byId, (p) => engine.tag(p, undefined, neighbours.of(p.id)));
+  return { ...shipped, withNeighbours: { neighbours: NEIGHBOURS, ...near } };
 }
 
 /** Every figure of the eval for one way of tagging a paper. */
