@@ -3,24 +3,11 @@
  * characters and not all digits, title words counted twice, weighted (1 + ln tf) · idf. The same reading
  * as tests/eval/neighbourhood.ts's exact scan, so the index's neighbours are that scan's, pruned.
  */
-import { foldLowered } from './tokenise.ts';
+import { foldLowered, pluralCut } from './tokenise.ts';
+import { wordCharWidth } from './word-scan.ts';
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 const ALL_DIGITS = /^\d+$/;
 const TITLE_WEIGHT = 2;
-
-/** 1 for an ASCII letter or digit, 0 for any other ASCII character. */
-const ASCII_WORD = Uint8Array.from({ length: 0x80 }, (_, c) =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) ? 1 : 0,
-);
-
-/** How many UTF-16 units the letter or digit at `i` takes (2 for a surrogate pair), 0 if it is neither. */
-function charWidth(text: string, i: number, c: number): number {
-  if (c < 0x80)
-    return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
-  if (c >= 0xd800 && c <= 0xdbff) return WORD_CHAR.test(text.slice(i, i + 2)) ? 2 : 0;
-  return WORD_CHAR.test(text[i] ?? '') ? 1 : 0;
-}
 
 /**
  * A paper's counts over a numbered vocabulary, gathered in arrays reused from paper to paper (one paper's
@@ -135,7 +122,6 @@ function swap(terms: Int32Array, weights: Float32Array, i: number, j: number): v
   weights[j] = w;
 }
 
-const LOWER_S = 0x73;
 const LOWER_Y = 0x79;
 
 /**
@@ -254,7 +240,7 @@ function countText(text: string, weight: number, table: WordTable, counts: TermC
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    let width = c < 0x80 ? ASCII_WORD[c]! : charWidth(text, i, c);
+    let width = wordCharWidth(text, i);
     if (width === 0) {
       i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
       continue;
@@ -268,7 +254,7 @@ function countText(text: string, weight: number, table: WordTable, counts: TermC
       i += width;
       if (i >= n) break;
       c = text.charCodeAt(i);
-      width = c < 0x80 ? ASCII_WORD[c]! : charWidth(text, i, c);
+      width = wordCharWidth(text, i);
     }
     if (digits) continue;
     let t: number;
@@ -287,16 +273,8 @@ function countText(text: string, weight: number, table: WordTable, counts: TermC
 
 /** `table.find` (or `intern`) of foldLoweredSlice(text, start, end), the fold done on the characters. */
 function findFolded(table: WordTable, text: string, start: number, end: number, grow: boolean): number {
-  const n = end - start;
-  let stop = end;
-  let tail = -1;
-  if (n > 3 && text.charCodeAt(end - 1) === LOWER_S) {
-    const before = text.charCodeAt(end - 2);
-    if (before === LOWER_S || before === 0x75 || before === 0x69) stop = end;
-    else if (n > 4 && before === 0x65 && text.charCodeAt(end - 3) === 0x69) {
-      stop = end - 3;
-      tail = LOWER_Y;
-    } else stop = end - 1;
-  }
+  const cut = pluralCut(text, start, end);
+  const stop = cut >= 0 ? cut : -1 - cut;
+  const tail = cut >= 0 ? -1 : LOWER_Y;
   return grow ? table.intern(text, start, stop, tail) : table.find(text, start, stop, tail);
 }

@@ -31,16 +31,26 @@ export function foldLowered(w: string): string {
 }
 
 /**
+ * Where the light plural fold cuts `text[start, end)`, a lowercased word: the end of the part kept, or,
+ * when a "y" replaces the cut ("policies" → "polic" + "y"), that end as `-1 - end`. The one rule behind
+ * foldLoweredSlice and the readers that look words up without making strings (neighbour-index-terms.ts).
+ */
+export function pluralCut(text: string, start: number, end: number): number {
+  const n = end - start;
+  if (n <= 3 || text.charCodeAt(end - 1) !== S) return end;
+  const before = text.charCodeAt(end - 2);
+  if (before === S || before === U || before === I) return end; // "process", "focus", "analysis"
+  if (n > 4 && before === E && text.charCodeAt(end - 3) === I) return -1 - (end - 3); // "policies"
+  return end - 1;
+}
+
+/**
  * `foldLowered(text.slice(start, end))`, cutting the folded word straight from the text: a tokenizer
  * reading a long text then makes one string per plural word instead of two.
  */
 export function foldLoweredSlice(text: string, start: number, end: number): string {
-  const n = end - start;
-  if (n <= 3 || text.charCodeAt(end - 1) !== S) return text.slice(start, end);
-  const before = text.charCodeAt(end - 2);
-  if (before === S || before === U || before === I) return text.slice(start, end); // "process", "focus", "analysis"
-  if (n > 4 && before === E && text.charCodeAt(end - 3) === I) return `${text.slice(start, end - 3)}y`; // "policies"
-  return text.slice(start, end - 1);
+  const cut = pluralCut(text, start, end);
+  return cut >= 0 ? text.slice(start, cut) : `${text.slice(start, -1 - cut)}y`;
 }
 
 export function foldExact(word: string): string {
